@@ -1,0 +1,174 @@
+// compact-plus: the shim. The Rust core (pkg/) decides everything; this file
+// performs the `$` calls it asks for and hands the answers back (see src/host.rs).
+// Every path fails open: on any error the engine's own behaviour runs unchanged.
+
+import { initSync, __wbg_reset_state, init, start, resume, cancel } from '../pkg/compact_plus.js'
+
+// A `$` call that hangs must not hang the compaction: the hook's budget stops
+// while a `$` call is in flight.
+const CALL_TIMEOUT_MS = 30000
+
+let compiled = null // Promise<WebAssembly.Module | null>, once per load
+let live = false // the instance exists and has its options
+let options = '{}'
+
+const text = (err) => String(err && err.message ? err.message : err)
+
+// Calls into wasm are synchronous; a trap rebuilds the instance for the next call.
+function guarded(call) {
+  try {
+    return JSON.parse(call())
+  } catch (err) {
+    live = false
+    try {
+      __wbg_reset_state()
+      init(options)
+      live = true
+    } catch {}
+    throw err
+  }
+}
+
+function ready(module) {
+  if (!live) {
+    initSync({ module })
+    init(options)
+    live = true
+  }
+}
+
+function downEvent(e, call) {
+  let down = e
+  if (typeof call.instructions === 'string') down = { ...down, instructions: call.instructions }
+  if (Array.isArray(call.append)) {
+    const content = [...down.message.content, ...call.append.map((t) => ({ type: 'text', text: t }))]
+    down = { ...down, message: { ...down.message, content } }
+  }
+  return down
+}
+
+// Runs one hook of the core to its end. `perform` does one `$` call.
+async function drive(hook, e, next, perform, log) {
+  let called = false
+  let result
+  let rejected = null
+  let id = 0
+  try {
+    const module = await compiled
+    if (!module) return next(e)
+    ready(module)
+    let step = guarded(() => start(hook, JSON.stringify(e ?? {})))
+    while (step.calls) {
+      id = step.id
+      const answers = await Promise.all(
+        step.calls.map(async (call) => {
+          if (call.op === 'next') {
+            if (called || !next) return { err: 'next is not available here' }
+            called = true
+            try {
+              result = await next(downEvent(e, call))
+            } catch (err) {
+              rejected = { err }
+              throw err
+            }
+            return { ok: result }
+          }
+          try {
+            return { ok: await perform(call) }
+          } catch (err) {
+            return { err: text(err) }
+          }
+        }),
+      )
+      step = guarded(() => resume(id, JSON.stringify(answers)))
+    }
+    if (step.done) {
+      if (step.done.spawn) job(step.done.spawn, perform, log)
+      if (!called && next) {
+        called = true
+        result = await next(e)
+      }
+      if (step.done.instructionFiles) return { ...result, instructionFiles: step.done.instructionFiles }
+      return result
+    }
+    log(`compact-plus: ${hook} stopped short; the engine's result stands`)
+  } catch (err) {
+    if (rejected) {
+      try {
+        cancel(id)
+      } catch {}
+      throw rejected.err
+    }
+    log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
+  }
+  return called || !next ? result : next(e)
+}
+
+// Work that outlives its hook (the turn-end compaction).
+function job(name, perform, log) {
+  drive(name, {}, null, perform, log).catch(() => {})
+}
+
+// One hook for the four events; `next.event` says which.
+function hook($, e, next) {
+  compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm').catch((err) => {
+    $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
+    return null
+  })
+  const log = (line) => $.ui.log(line, { to: 'debug' })
+  const perform = (call) => {
+    const op = (() => {
+      switch (call.op) {
+        case 'env':
+          if (call.name === 'HOME') return $.env.get('HOME')
+          if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
+          if (call.name === 'OS') return $.env.get('OS')
+          return Promise.reject(new Error(`no such variable: ${call.name}`))
+        case 'sessionId':
+          return $.session.id()
+        case 'now':
+          return $.clock.now()
+        case 'exists':
+          return $.fs.exists(call.path)
+        case 'read':
+          return $.fs.read(call.path)
+        case 'write':
+          return $.fs.write(call.path, call.text)
+        case 'list':
+          return $.fs.list(call.path)
+        case 'stat':
+          return $.fs.stat(call.path, call.resolve ? { resolve: true } : undefined)
+        case 'usage':
+          return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
+        case 'run':
+          return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+        case 'debug':
+          return $.ui.log(call.text, { to: 'debug' })
+        case 'after':
+          return new Promise((resolve) => $.clock.after(call.ms, resolve))
+        case 'compact':
+          return $.session.compact()
+        case 'command':
+          return $.command.run({ command: call.command })
+        default:
+          return Promise.reject(new Error(`unknown call: ${call.op}`))
+      }
+    })()
+    if (call.op === 'after' || call.op === 'compact' || call.op === 'command') return op
+    let timer
+    const late = new Promise((_, reject) => {
+      timer = $.clock.after(CALL_TIMEOUT_MS, () => reject(new Error(`${call.op} timed out`)))
+    })
+    return Promise.race([op, late]).finally(() => timer && timer.cancel())
+  }
+  return drive(next.event, e, next, perform, log)
+}
+
+export function register(on, opts) {
+  options = JSON.stringify(opts ?? {})
+  live = false
+  on('session.compact', hook).catch(($, e, next) => next(e))
+  on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
+  on('prompt.context', hook).catch(($, e, next) => next(e))
+  on('turn.complete', hook).catch(($, e, next) => next(e))
+}

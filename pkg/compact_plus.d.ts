@@ -1,0 +1,110 @@
+/* tslint:disable */
+/* eslint-disable */
+
+/**
+ * The constants, for the build to write out as `export const` lines (wasm
+ * exports only functions).
+ */
+export function __constants(): any;
+
+export function __wbg_reset_state(): void;
+
+export function cancel(id: number): void;
+
+export function carriedMessages(messages: any): any;
+
+export function cutMiddle(text: any, max: any, note: any): string;
+
+export function handoffInstructions(first_verbatim: any): string;
+
+/**
+ * Starts the module over with these options (`register(on, options)`).
+ */
+export function init(options_json: string): void;
+
+export function joinInstructions(own: any, extra: any): string;
+
+export function personText(text: any): string;
+
+export function pointerText(file: any, dir: any): string;
+
+export function renderHistory(messages: any, meta: any): string;
+
+export function renderVerbatim(entries: any): string;
+
+/**
+ * Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
+ */
+export function resume(id: number, answers_json: string): string;
+
+export function sameText(a: any, b: any): boolean;
+
+export function selectVerbatim(messages: any, budget_tokens: any): any;
+
+/**
+ * `""` where `new Date(ms)` is invalid (the reference throws a RangeError).
+ */
+export function stamp(ms: any): string;
+
+/**
+ * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
+ */
+export function start(hook: string, event_json: string): string;
+
+export function stripInstructionText(raw: any): string;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly __constants: () => any;
+    readonly cancel: (a: number) => void;
+    readonly carriedMessages: (a: any) => any;
+    readonly cutMiddle: (a: any, b: any, c: any) => [number, number];
+    readonly handoffInstructions: (a: any) => [number, number];
+    readonly init: (a: number, b: number) => void;
+    readonly joinInstructions: (a: any, b: any) => [number, number];
+    readonly personText: (a: any) => [number, number];
+    readonly pointerText: (a: any, b: any) => [number, number];
+    readonly renderHistory: (a: any, b: any) => [number, number];
+    readonly renderVerbatim: (a: any) => [number, number];
+    readonly resume: (a: number, b: number, c: number) => [number, number];
+    readonly sameText: (a: any, b: any) => number;
+    readonly selectVerbatim: (a: any, b: any) => any;
+    readonly stamp: (a: any) => [number, number];
+    readonly start: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly stripInstructionText: (a: any) => [number, number];
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;
+
+export const CHARS_PER_TOKEN: number;
+export const VERBATIM_CLOSE: string;
+export const VERBATIM_OPEN: string;

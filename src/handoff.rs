@@ -1,0 +1,82 @@
+//! What compact-plus tells the summarizer, and what it leaves for the next model.
+
+use crate::text;
+
+/// The summary row's pointer to the history file.
+pub fn pointer_text(file: &str, dir: &str) -> String {
+    [
+        format!("compact-plus saved the conversation from before this compaction as searchable text: \"{file}\"."),
+        format!("Earlier parts of this session are in the same folder. For exact wording, paths, commands, errors or tool output the summary left out, search there before asking the user or redoing work: rg -n \"<term>\" \"{dir}\""),
+    ]
+    .join("\n")
+}
+
+const HANDOFF: [&str; 8] = [
+    "Extra instructions from the compact-plus mod:",
+    "- Write this as a handoff to another model that will continue the work with nothing but your summary. Open section 1 with the current goal and where it stands, in two or three sentences.",
+    "- Keep exact identifiers: file paths, commands that worked, commit hashes, branch names, URLs, session and task ids, error text and numbers.",
+    "- Record each decision with its reason, and the user's corrections and preferences in the user's own words.",
+    "- Say what was verified (tests run, output checked) and what is assumed or untested.",
+    "- List open promises: what you said you would do, what waits on the user, and background work still running (subagents, other sessions, background commands) with how to check on it.",
+    "- Do not restate instruction files (CLAUDE.md, AGENTS.md, the memory index) or the system prompt; they are sent again after compaction.",
+    "- The most recent messages may be kept verbatim after your summary, and you may not see them. In \"Current Work\", describe the last state you can see, and word the next step so it still holds if those messages already started it.",
+];
+
+/// The first 80 units of a message, on one line, never cut inside a character.
+fn opening(first_verbatim: &str) -> String {
+    let one_line = text::collapse_space(first_verbatim);
+    text::head(&one_line, 80).to_owned()
+}
+
+/// The reference's handoff instructions. `first_verbatim`: the oldest message
+/// kept word for word, if any (an empty one counts as none, as in JS).
+pub fn handoff_instructions(first_verbatim: Option<&str>) -> String {
+    let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
+    if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
+        lines.push(format!(
+            "- The user's messages from the one beginning \"{}\" onward are attached word for word after your summary. In section 6, give each of those one short line with its outcome instead of restating it.",
+            opening(first)
+        ));
+    }
+    lines.join("\n")
+}
+
+/// The person's own instructions first, then ours.
+pub fn join_instructions(own: Option<&str>, extra: &str) -> String {
+    match own.map(text::trim) {
+        Some(own) if !own.is_empty() => format!("{own}\n\n{extra}"),
+        _ => extra.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_own_first() {
+        assert_eq!(join_instructions(Some("  keep KIWI \n"), "X"), "keep KIWI\n\nX");
+        assert_eq!(join_instructions(Some(" \u{a0}\n"), "X"), "X");
+        assert_eq!(join_instructions(None, "X"), "X");
+    }
+
+    #[test]
+    fn handoff_names_the_first_kept_message() {
+        assert!(!handoff_instructions(None).contains("onward"));
+        assert!(!handoff_instructions(Some("")).contains("onward"));
+        let long = format!("fix   the\n\nbug {}", "x".repeat(200));
+        let h = handoff_instructions(Some(&long));
+        let want = format!("beginning \"fix the bug {}\" onward", "x".repeat(80 - 12));
+        assert!(h.contains(&want), "{h}");
+        // 79 ASCII units then an emoji: the pair would be split at 80, so it goes.
+        let emoji = format!("{}😀tail", "a".repeat(79));
+        assert!(handoff_instructions(Some(&emoji)).contains(&format!("\"{}\" onward", "a".repeat(79))));
+    }
+
+    #[test]
+    fn pointer_names_file_and_folder() {
+        let p = pointer_text("/h/.claude/compact-history/s/f.md", "/h/.claude/compact-history/s");
+        assert!(p.contains("searchable text: \"/h/.claude/compact-history/s/f.md\"."));
+        assert!(p.ends_with("rg -n \"<term>\" \"/h/.claude/compact-history/s\""));
+    }
+}

@@ -1,0 +1,632 @@
+//! The four hooks, decided here and performed by the shim.
+//!
+//! Each hook is an `async fn` over a [`Host`]: it reads like the reference
+//! `index.js`, but every `$` call is a [`Call`] the shim performs. Errors are
+//! values: a failed call costs what depended on it, and whatever happens the
+//! hook ends in a [`Done`] that lets the engine's own result through.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::host::{self, Answer, Call, Host, Machine, Step};
+use crate::message::{self, JsVal, ListOrNot, Message, Messages};
+use crate::{handoff, history, instructions, prune, stamp, text, verbatim};
+
+/// The auto-compact threshold changes only with the model or settings.
+const THRESHOLD_CACHE_MS: f64 = 600_000.0;
+/// A headless host's `/compact` queues until idle; a direct call needs the turn over.
+const TURN_END_DELAY_MS: u64 = 1500;
+/// At most this many hooks in flight; an older one was abandoned by its shim.
+const MAX_MACHINES: usize = 64;
+
+/// The mod's options, as `register(on, options)` receives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    pub turn_end_percent: f64,
+    pub verbatim_tokens: f64,
+    pub keep_days: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS }
+    }
+}
+
+/// `Number(v ?? fallback)`.
+fn number_or(v: &JsVal, fallback: f64) -> f64 {
+    match v {
+        JsVal::Undefined | JsVal::Null => fallback,
+        JsVal::Num(n) => *n,
+        JsVal::Bool(b) => f64::from(u8::from(*b)),
+        JsVal::Str(s) => {
+            let t = text::trim(s);
+            if t.is_empty() {
+                0.0
+            } else {
+                t.parse().unwrap_or(f64::NAN)
+            }
+        }
+        JsVal::Array(_) | JsVal::Object => f64::NAN,
+    }
+}
+
+impl Options {
+    pub fn from_json(json: &str) -> Options {
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Raw {
+            #[serde(rename = "turnEndPercent")]
+            turn_end_percent: JsVal,
+            #[serde(rename = "verbatimUserTokens")]
+            verbatim_tokens: JsVal,
+            #[serde(rename = "keepDays")]
+            keep_days: JsVal,
+        }
+        let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
+        let d = Options::default();
+        let keep_days = number_or(&raw.keep_days, d.keep_days);
+        Options {
+            turn_end_percent: number_or(&raw.turn_end_percent, d.turn_end_percent),
+            verbatim_tokens: number_or(&raw.verbatim_tokens, d.verbatim_tokens),
+            // A keep period that is no number keeps everything rather than nothing.
+            keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days },
+        }
+    }
+}
+
+/// Per-session state; a module reload (or a rebuilt instance) starts it over.
+#[derive(Debug)]
+pub struct State {
+    /// Blocks for the next summary row of the main conversation.
+    pub pending: Option<Vec<String>>,
+    /// One turn-end compaction per context window.
+    pub turn_end_armed: bool,
+    /// The auto-compact threshold and when it was asked for.
+    pub threshold: Option<(f64, f64)>,
+    pub pruned: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State { pending: None, turn_end_armed: true, threshold: None, pruned: false }
+    }
+}
+
+pub struct Session {
+    pub options: Options,
+    pub state: RefCell<State>,
+}
+
+/// How a hook ends. The engine's own result always comes through: `next`'s.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Done {
+    /// Replaces `instructionFiles` in `next`'s result (prompt.context).
+    #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
+    pub instruction_files: Option<serde_json::Value>,
+    /// A job the shim starts after returning, without waiting for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<&'static str>,
+}
+
+impl Done {
+    fn next() -> Done {
+        Done { instruction_files: None, spawn: None }
+    }
+}
+
+// ---- host calls the hooks share ----
+
+async fn env(host: &Host, name: &'static str) -> Result<Option<String>, String> {
+    host::value::<Option<String>>(&host.call(Call::Env { name }).await)
+}
+
+async fn now(host: &Host) -> Result<f64, String> {
+    host::value::<f64>(&host.call(Call::Now).await)
+}
+
+async fn session_id(host: &Host) -> Result<JsVal, String> {
+    host::value::<JsVal>(&host.call(Call::SessionId).await)
+}
+
+/// `<home>/.claude/compact-history/<session id>`, or `None` with no home.
+async fn history_dir(host: &Host) -> Result<Option<String>, String> {
+    let home = match env(host, "USERPROFILE").await? {
+        Some(h) => Some(h),
+        None => env(host, "HOME").await?,
+    };
+    let Some(home) = home.filter(|h| !h.is_empty()) else { return Ok(None) };
+    let id = session_id(host).await?;
+    Ok(Some(format!("{}/.claude/compact-history/{}", home.replace('\\', "/"), id.to_js_string())))
+}
+
+/// One JSON object with its keys in this order (serde_json's map would sort them).
+fn ordered_json(fields: &[(&str, String)]) -> String {
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", serde_json::to_string(k).unwrap_or_default()))
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
+/// `JSON.stringify(n)`: a number that is not finite is `null`.
+fn json_number(n: f64) -> String {
+    if n.is_finite() {
+        text::js_number(n)
+    } else {
+        "null".into()
+    }
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Appends one line to the session's `log.jsonl`. A failure costs the line.
+async fn log(host: &Host, dir: &str, entry: &[(&str, String)]) {
+    let file = format!("{dir}/log.jsonl");
+    let Ok(at) = now(host).await else { return };
+    let Some(at) = stamp::iso(at) else { return };
+    let prior = match host::value::<bool>(&host.call(Call::Exists { path: file.clone() }).await) {
+        Ok(true) => match host::value::<String>(&host.call(Call::Read { path: file.clone() }).await) {
+            Ok(p) => p,
+            Err(_) => return,
+        },
+        Ok(false) => String::new(),
+        Err(_) => return,
+    };
+    let mut fields = vec![("at", json_str(&at))];
+    fields.extend(entry.iter().cloned());
+    let text = format!("{prior}{}\n", ordered_json(&fields));
+    let _ = host.call(Call::Write { path: file, text }).await;
+}
+
+// ---- session.compact ----
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CompactEvent {
+    trigger: JsVal,
+    #[serde(rename = "agentId")]
+    agent_id: JsVal,
+    #[serde(deserialize_with = "message::lenient_string")]
+    instructions: Option<String>,
+    messages: ListOrNot<Message>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CompactResult {
+    messages: Option<Box<RawValue>>,
+    #[serde(rename = "tokensBefore")]
+    tokens_before: Option<Box<RawValue>>,
+    #[serde(rename = "tokensAfter")]
+    tokens_after: Option<Box<RawValue>>,
+}
+
+struct Prep {
+    dir: Option<String>,
+    file: Option<String>,
+    verbatim: Vec<verbatim::Entry>,
+}
+
+async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Prep, String> {
+    let dir = history_dir(host).await?;
+    let messages = &e.messages.0;
+    let verbatim = verbatim::select(messages, session.options.verbatim_tokens);
+    let mut file = None;
+    if let Some(dir) = &dir {
+        let now = now(host).await?;
+        let trigger = e.trigger.to_js_string();
+        let at = stamp::iso(now).ok_or("the clock answered no time")?;
+        let name = format!("{dir}/{}-{trigger}.md", stamp::stamp(now).unwrap_or_default());
+        let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
+        let text = history::render(messages, &meta);
+        // A failed write (over the 4 MiB limit, say) costs the file alone.
+        if host.call(Call::Write { path: name.clone(), text }).await.is_ok() {
+            file = Some(name);
+        }
+    }
+    Ok(Prep { dir, file, verbatim })
+}
+
+/// Deletes this mod's history folders for sessions that last compacted over the
+/// keep period ago, once per session. See `prune` for the rules.
+async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), String> {
+    if session.state.borrow().pruned {
+        return Ok(());
+    }
+    session.state.borrow_mut().pruned = true;
+    let Some((root, current)) = dir.rsplit_once('/') else { return Ok(()) };
+    let root_stat: prune::Stat = host::value(&host.call(Call::Stat { path: root.into(), resolve: true }).await)?;
+    if root_stat.kind != "dir" || root_stat.is_link {
+        return Ok(());
+    }
+    let real_root = root_stat.real_path.unwrap_or_else(|| root.to_owned());
+    let cutoff = now(host).await? - session.options.keep_days * prune::DAY_MS;
+    let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
+    let entries: Vec<prune::Entry> = host::value(&host.call(Call::List { path: real_root.clone() }).await)?;
+    for name in prune::candidates(&entries, current) {
+        let folder = format!("{real_root}/{name}");
+        let stats = host
+            .ask(vec![
+                Call::Stat { path: folder.clone(), resolve: true },
+                Call::Stat { path: format!("{folder}/log.jsonl"), resolve: false },
+            ])
+            .await;
+        let (Ok(f), Ok(l)) = (host::value::<prune::Stat>(&stats[0]), host::value::<prune::Stat>(&stats[1])) else {
+            continue;
+        };
+        if prune::expired(&f, &folder, &l, cutoff) {
+            let _ = host
+                .call(Call::Run { argv: prune::remove_argv(&folder, windows), timeout_ms: prune::REMOVE_TIMEOUT_MS })
+                .await;
+        }
+    }
+    Ok(())
+}
+
+fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a str, String)> {
+    raw.as_ref().map(|r| (name, r.get().to_owned()))
+}
+
+async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
+    // A subagent's or fork's own compaction: the handoff instructions alone.
+    if e.agent_id.truthy() {
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_instructions(None));
+        let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
+        return Done::next();
+    }
+
+    let prep = prepare(&host, &session, &e).await.ok();
+    let instructions = prep.as_ref().map(|p| {
+        let first = p.verbatim.first().map(|v| v.text.as_str());
+        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_instructions(first))
+    });
+    let answer = host.call(Call::Next { instructions, append: None }).await;
+    // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
+    let Ok(result) = host::value::<CompactResult>(&answer) else { return Done::next() };
+    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::next() };
+    let out: Messages = message::parse_messages(out.get());
+
+    if e.trigger.as_str() != Some("precompute") {
+        session.state.borrow_mut().turn_end_armed = true;
+    }
+    let Some(prep) = prep else { return Done::next() };
+    let kept: Vec<&Message> = out.iter().flatten().collect();
+    let verbatim = verbatim::not_kept(prep.verbatim, &kept);
+    let mut blocks = Vec::new();
+    if !verbatim.is_empty() {
+        blocks.push(verbatim::render(&verbatim));
+    }
+    if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
+        blocks.push(handoff::pointer_text(file, dir));
+    }
+    session.state.borrow_mut().pending = if blocks.is_empty() { None } else { Some(blocks) };
+
+    if let Some(dir) = &prep.dir {
+        let _ = prune_old(&host, &session, dir).await;
+        let mut entry = vec![
+            ("event", json_str("compact")),
+            ("trigger", serde_json::to_string(&e.trigger.to_js_string()).unwrap_or_default()),
+            ("messages", e.messages.0.len().to_string()),
+            ("kept", json_number(out.len() as f64 - 1.0)),
+            ("verbatim", verbatim.len().to_string()),
+        ];
+        entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
+        entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
+        entry.push(("file", prep.file.as_deref().map_or("null".into(), json_str)));
+        log(&host, dir, &entry).await;
+    }
+    Done::next()
+}
+
+// ---- session.append (door: compaction) ----
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct AppendEvent {
+    #[serde(rename = "agentId")]
+    agent_id: JsVal,
+    message: message::Lenient<AppendMessage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct AppendMessage {
+    #[serde(rename = "type")]
+    kind: JsVal,
+    role: JsVal,
+}
+
+async fn session_append(host: Host, session: Rc<Session>, e: AppendEvent) -> Done {
+    let is_summary_row = e.message.0.as_ref().is_some_and(|m| m.kind.as_str() == Some("user") && m.role.as_str() == Some("user"));
+    let pending = session.state.borrow().pending.is_some();
+    if !pending || e.agent_id.truthy() || !is_summary_row {
+        return Done::next();
+    }
+    let blocks = session.state.borrow_mut().pending.take();
+    let _ = host.call(Call::Next { instructions: None, append: blocks }).await;
+    Done::next()
+}
+
+// ---- prompt.context ----
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ContextFiles {
+    #[serde(rename = "instructionFiles")]
+    instruction_files: Option<Vec<serde_json::Value>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct InstructionFile {
+    path: JsVal,
+    kind: JsVal,
+    content: JsVal,
+}
+
+/// What to do with one file: keep the engine's copy, or swap in this text.
+fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<String> {
+    let raw: String = host::value(disk).ok()?;
+    // The engine expands @imports into the content; disk text would drop them.
+    if instructions::has_import_line(&raw) {
+        return None;
+    }
+    let text = instructions::strip_instruction_text(&raw);
+    let content = file.content.as_str()?;
+    if instructions::same_text(&text, content) {
+        None
+    } else {
+        Some(text)
+    }
+}
+
+async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
+    let _ = &session;
+    let answer = host.call(Call::next()).await;
+    let Ok(result) = host::value::<ContextFiles>(&answer) else { return Done::next() };
+    let Some(mut files) = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty()) else {
+        return Done::next();
+    };
+    let parsed: Vec<InstructionFile> =
+        files.iter().map(|f| serde_json::from_value(f.clone()).unwrap_or_default()).collect();
+    let to_read: Vec<(usize, Call)> = parsed
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !matches!(f.kind.as_str(), Some("memory" | "managed")))
+        .map(|(i, f)| (i, Call::Read { path: f.path.to_js_string() }))
+        .collect();
+    if to_read.is_empty() {
+        return Done::next();
+    }
+    let answers = host.ask(to_read.iter().map(|(_, c)| c.clone()).collect()).await;
+    let mut refreshed = Vec::new();
+    for ((i, _), disk) in to_read.iter().zip(&answers) {
+        let (Some(file), Some(slot)) = (parsed.get(*i), files.get_mut(*i)) else { continue };
+        if let Some(text) = refreshed_text(file, disk) {
+            if let Some(obj) = slot.as_object_mut() {
+                obj.insert("content".into(), serde_json::Value::String(text));
+                refreshed.push(file.path.to_js_string());
+            }
+        }
+    }
+    if refreshed.is_empty() {
+        return Done::next();
+    }
+    if let Ok(Some(dir)) = history_dir(&host).await {
+        let list = serde_json::to_string(&refreshed).unwrap_or_default();
+        log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
+    }
+    Done { instruction_files: Some(serde_json::Value::Array(files)), spawn: None }
+}
+
+// ---- turn.complete, and the turn-end compaction it starts ----
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TurnEvent {
+    #[serde(rename = "agentId")]
+    agent_id: JsVal,
+    reason: JsVal,
+}
+
+async fn turn_complete(host: Host, session: Rc<Session>, e: TurnEvent) -> Done {
+    let _ = host.call(Call::next()).await;
+    let armed = session.state.borrow().turn_end_armed;
+    if session.options.turn_end_percent > 0.0 && armed && !e.agent_id.truthy() && e.reason.as_str() == Some("answer") {
+        return Done { instruction_files: None, spawn: Some("turn-end") };
+    }
+    Done::next()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Usage {
+    context: Option<UsageContext>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct UsageContext {
+    tokens: JsVal,
+    breakdown: Option<Breakdown>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Breakdown {
+    #[serde(rename = "isAutoCompactEnabled")]
+    enabled: JsVal,
+    #[serde(rename = "autoCompactThreshold")]
+    threshold: JsVal,
+}
+
+async fn auto_compact_threshold(host: &Host, session: &Session) -> Result<f64, String> {
+    let now = now(host).await?;
+    if let Some((value, at)) = session.state.borrow().threshold {
+        if now - at < THRESHOLD_CACHE_MS {
+            return Ok(value);
+        }
+    }
+    let usage: Usage = host::value(&host.call(Call::Usage { breakdown: Some("summary") }).await)?;
+    let context = usage.context.ok_or("usage has no context")?;
+    let value = match context.breakdown {
+        Some(b) if b.enabled.truthy() && b.threshold.truthy() => number_or(&b.threshold, 0.0),
+        _ => 0.0,
+    };
+    session.state.borrow_mut().threshold = Some((value, now));
+    Ok(value)
+}
+
+async fn is_near_threshold(host: &Host, session: &Session) -> Result<bool, String> {
+    let usage: Usage = host::value(&host.call(Call::Usage { breakdown: None }).await)?;
+    let context = usage.context.ok_or("usage has no context")?;
+    let tokens = number_or(&context.tokens, 0.0);
+    let threshold = if context.tokens.truthy() { auto_compact_threshold(host, session).await? } else { 0.0 };
+    Ok(threshold > 0.0 && tokens >= threshold * session.options.turn_end_percent / 100.0)
+}
+
+/// The first 300 units of an error's message, for the log.
+fn error_text(err: &str) -> String {
+    text::head(err, 300).to_owned()
+}
+
+async fn turn_end(host: Host, session: Rc<Session>) -> Done {
+    session.state.borrow_mut().turn_end_armed = false;
+    let near = is_near_threshold(&host, &session).await.unwrap_or(false);
+    if !near {
+        session.state.borrow_mut().turn_end_armed = true;
+        return Done::next();
+    }
+    let Ok(dir) = history_dir(&host).await else { return Done::next() };
+    let percent = json_number(session.options.turn_end_percent);
+    if let Some(dir) = &dir {
+        log(&host, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
+    }
+    let _ = host.call(Call::After { ms: TURN_END_DELAY_MS }).await;
+    // A headless host (the desktop app, the SDK, -p) refuses $.session.compact:
+    // compaction there runs as a /compact command, which queues until idle.
+    if host.call(Call::Compact).await.is_ok() {
+        return Done::next();
+    }
+    if let Err(err) = host.call(Call::Command { command: "compact".into() }).await {
+        session.state.borrow_mut().turn_end_armed = true;
+        if let Some(dir) = &dir {
+            let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&error_text(&err)))];
+            log(&host, dir, &entry).await;
+        }
+    }
+    Done::next()
+}
+
+// ---- the driver the shim talks to ----
+
+/// The hooks of one loaded module: options, session state, hooks in flight.
+pub struct Core {
+    session: Rc<Session>,
+    machines: BTreeMap<u32, Machine<Done>>,
+    next_id: u32,
+}
+
+/// One step's answer to the shim, as JSON.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Wire<'a> {
+    Ask { id: u32, calls: &'a [Call] },
+    Done { done: &'a Done },
+    Stuck { stuck: bool },
+}
+
+fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
+    serde_json::from_str::<message::Lenient<T>>(json).ok().and_then(|l| l.0).unwrap_or_default()
+}
+
+impl Core {
+    pub fn new(options: Options) -> Core {
+        Core {
+            session: Rc::new(Session { options, state: RefCell::new(State::default()) }),
+            machines: BTreeMap::new(),
+            next_id: 1,
+        }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn machine(&self, hook: &str, event: &str) -> Option<Machine<Done>> {
+        let s = self.session.clone();
+        Some(match hook {
+            "session.compact" => {
+                let e = parse_event(event);
+                Machine::new(move |h| session_compact(h, s, e))
+            }
+            "session.append" => {
+                let e = parse_event(event);
+                Machine::new(move |h| session_append(h, s, e))
+            }
+            "prompt.context" => {
+                let e = parse_event(event);
+                Machine::new(move |h| prompt_context(h, s, e))
+            }
+            "turn.complete" => {
+                let e = parse_event(event);
+                Machine::new(move |h| turn_complete(h, s, e))
+            }
+            "turn-end" => Machine::new(move |h| turn_end(h, s)),
+            _ => return None,
+        })
+    }
+
+    /// Starts a hook on its event (JSON); answers the first step (JSON).
+    pub fn start(&mut self, hook: &str, event: &str) -> String {
+        match self.machine(hook, event) {
+            Some(m) => {
+                let id = self.next_id;
+                self.next_id = self.next_id.wrapping_add(1).max(1);
+                self.run(id, m, None)
+            }
+            None => wire(&Wire::Stuck { stuck: true }),
+        }
+    }
+
+    /// Resumes hook `id` with the answers (JSON) to its last calls.
+    pub fn resume(&mut self, id: u32, answers: &str) -> String {
+        match self.machines.remove(&id) {
+            Some(m) => {
+                let answers = host::parse_answers(answers, m.asked());
+                self.run(id, m, Some(answers))
+            }
+            None => wire(&Wire::Stuck { stuck: true }),
+        }
+    }
+
+    /// Forgets hook `id` (its `next` rejected, or the shim gave up on it).
+    pub fn cancel(&mut self, id: u32) {
+        self.machines.remove(&id);
+    }
+
+    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>) -> String {
+        match m.step(answers) {
+            Step::Ask(calls) => {
+                let out = wire(&Wire::Ask { id, calls: &calls });
+                if self.machines.len() >= MAX_MACHINES {
+                    self.machines.pop_first();
+                }
+                self.machines.insert(id, m);
+                out
+            }
+            Step::Done(done) => wire(&Wire::Done { done: &done }),
+            Step::Stuck => wire(&Wire::Stuck { stuck: true }),
+        }
+    }
+}
+
+fn wire(w: &Wire) -> String {
+    serde_json::to_string(w).unwrap_or_else(|_| r#"{"stuck":true}"#.into())
+}

@@ -1,0 +1,242 @@
+//! The conversation between the core and the shim.
+//!
+//! A hook is an `async fn` over a [`Host`]; awaiting a host call suspends it and
+//! hands the shim a list of [`Call`]s to perform. The shim performs exactly those
+//! (`$` calls, or the hook's `next`), passes the answers back, and the hook goes
+//! on. No I/O happens here, so a native test can play the host.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+/// One thing the shim does for the core.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "op", rename_all = "camelCase")]
+pub enum Call {
+    /// `$.env.get(name)`; the shim spells each allowed name as a literal.
+    Env { name: &'static str },
+    SessionId,
+    Now,
+    Exists { path: String },
+    Read { path: String },
+    Write { path: String, text: String },
+    List { path: String },
+    Stat {
+        path: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        resolve: bool,
+    },
+    Usage {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        breakdown: Option<&'static str>,
+    },
+    Run {
+        argv: Vec<String>,
+        #[serde(rename = "timeoutMs")]
+        timeout_ms: u64,
+    },
+    /// One line to the debug log.
+    Debug { text: String },
+    /// The hook's `next`: the event as received, with these changes.
+    Next {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<String>,
+        /// Text blocks appended to `e.message.content` (session.append).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        append: Option<Vec<String>>,
+    },
+    /// Resolves after `ms` (`$.clock.after`).
+    After { ms: u64 },
+    /// `$.session.compact()`.
+    Compact,
+    /// `$.command.run({ command })`.
+    Command { command: String },
+}
+
+impl Call {
+    pub fn next() -> Call {
+        Call::Next { instructions: None, append: None }
+    }
+}
+
+/// What a call came back with: its value as JSON text, or the error's message.
+pub type Answer = Result<Box<RawValue>, String>;
+
+/// An answer as the shim sends it: `{ "ok": value }` or `{ "err": "message" }`.
+#[derive(Debug, Deserialize)]
+struct WireAnswer {
+    #[serde(default)]
+    ok: Option<Box<RawValue>>,
+    #[serde(default)]
+    err: Option<String>,
+}
+
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".into()).unwrap_or_else(|_| Box::<RawValue>::default())
+}
+
+/// Reads the shim's answers. `undefined` (a `write`'s) comes as `{}`: null.
+/// Unreadable answers are errors, one per call asked, so nothing waits forever.
+pub fn parse_answers(json: &str, asked: usize) -> Vec<Answer> {
+    let wire: Vec<WireAnswer> = serde_json::from_str(json).unwrap_or_default();
+    let mut answers: Vec<Answer> = wire
+        .into_iter()
+        .map(|w| match (w.ok, w.err) {
+            (_, Some(err)) => Err(err),
+            (Some(ok), None) => Ok(ok),
+            (None, None) => Ok(null()),
+        })
+        .collect();
+    answers.resize_with(asked.max(answers.len()), || Err("no answer".into()));
+    answers.truncate(asked);
+    answers
+}
+
+#[derive(Default)]
+struct Exchange {
+    asked: Vec<Call>,
+    answers: Option<Vec<Answer>>,
+}
+
+/// The hook's side of the exchange.
+#[derive(Clone, Default)]
+pub struct Host {
+    exchange: Rc<RefCell<Exchange>>,
+}
+
+impl Host {
+    /// Asks for several calls at once (the shim runs them together).
+    pub fn ask(&self, calls: Vec<Call>) -> Ask {
+        Ask { host: self.clone(), calls: Some(calls) }
+    }
+
+    pub async fn call(&self, call: Call) -> Answer {
+        self.ask(vec![call]).await.into_iter().next().unwrap_or_else(|| Err("no answer".into()))
+    }
+}
+
+/// A pending batch of calls.
+pub struct Ask {
+    host: Host,
+    calls: Option<Vec<Call>>,
+}
+
+impl Future for Ask {
+    type Output = Vec<Answer>;
+    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Vec<Answer>> {
+        if let Some(calls) = self.calls.take() {
+            self.host.exchange.borrow_mut().asked = calls;
+            return Poll::Pending;
+        }
+        match self.host.exchange.borrow_mut().answers.take() {
+            Some(answers) => Poll::Ready(answers),
+            None => Poll::Pending,
+        }
+    }
+}
+
+/// Where a hook stands after a step.
+#[derive(Debug)]
+pub enum Step<T> {
+    /// Perform these and call back with the answers, in order.
+    Ask(Vec<Call>),
+    Done(T),
+    /// Waiting without asking anything: a bug; the shim falls back.
+    Stuck,
+}
+
+/// A running hook.
+pub struct Machine<T> {
+    future: Pin<Box<dyn Future<Output = T>>>,
+    host: Host,
+    asked: usize,
+}
+
+impl<T: 'static> Machine<T> {
+    pub fn new<F, Fut>(hook: F) -> Self
+    where
+        F: FnOnce(Host) -> Fut,
+        Fut: Future<Output = T> + 'static,
+    {
+        let host = Host::default();
+        Machine { future: Box::pin(hook(host.clone())), host, asked: 0 }
+    }
+
+    /// Runs the hook to its next call, with the answers to the last ones.
+    pub fn step(&mut self, answers: Option<Vec<Answer>>) -> Step<T> {
+        if let Some(mut answers) = answers {
+            answers.resize_with(self.asked, || Err("no answer".into()));
+            self.host.exchange.borrow_mut().answers = Some(answers);
+        }
+        let mut cx = Context::from_waker(Waker::noop());
+        match self.future.as_mut().poll(&mut cx) {
+            Poll::Ready(done) => Step::Done(done),
+            Poll::Pending => {
+                let asked = std::mem::take(&mut self.host.exchange.borrow_mut().asked);
+                self.asked = asked.len();
+                if asked.is_empty() {
+                    Step::Stuck
+                } else {
+                    Step::Ask(asked)
+                }
+            }
+        }
+    }
+
+    pub fn asked(&self) -> usize {
+        self.asked
+    }
+}
+
+/// Reads an answer's value as `T`, or says why not.
+pub fn value<T: for<'de> Deserialize<'de>>(answer: &Answer) -> Result<T, String> {
+    match answer {
+        Ok(raw) => serde_json::from_str(raw.get()).map_err(|e| e.to_string()),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hook_asks_and_resumes() {
+        let mut m = Machine::new(|host: Host| async move {
+            let a = host.call(Call::Now).await;
+            let both = host.ask(vec![Call::SessionId, Call::Env { name: "HOME" }]).await;
+            (value::<f64>(&a), both.len(), value::<String>(&both[1]))
+        });
+        assert!(matches!(m.step(None), Step::Ask(ref c) if c == &vec![Call::Now]));
+        let Step::Ask(calls) = m.step(Some(parse_answers(r#"[{"ok":5}]"#, 1))) else { panic!() };
+        assert_eq!(calls.len(), 2);
+        let Step::Done((now, n, home)) = m.step(Some(parse_answers(r#"[{"ok":"s"},{"err":"denied"}]"#, 2)))
+        else {
+            panic!()
+        };
+        assert_eq!(now, Ok(5.0));
+        assert_eq!(n, 2);
+        assert_eq!(home, Err("denied".into()));
+    }
+
+    #[test]
+    fn short_or_garbled_answers_are_errors_not_hangs() {
+        assert_eq!(parse_answers("garbage", 2).len(), 2);
+        assert!(parse_answers("[]", 1)[0].is_err());
+        let a = parse_answers("[{}]", 1);
+        assert_eq!(a[0].as_ref().unwrap().get(), "null");
+    }
+
+    #[test]
+    fn calls_serialize_for_the_shim() {
+        let j = serde_json::to_string(&Call::Next { instructions: Some("x".into()), append: None }).unwrap();
+        assert_eq!(j, r#"{"op":"next","instructions":"x"}"#);
+        let j = serde_json::to_string(&Call::Stat { path: "/a".into(), resolve: false }).unwrap();
+        assert_eq!(j, r#"{"op":"stat","path":"/a"}"#);
+        assert_eq!(serde_json::to_string(&Call::Now).unwrap(), r#"{"op":"now"}"#);
+    }
+}

@@ -1,0 +1,134 @@
+//! Which history folders may go, and how.
+//!
+//! `$.fs` has no delete, so pruning runs `rm -rf`: the one call in compact-plus
+//! that can destroy a person's files. Every rule here narrows what it may touch:
+//! a direct child of the resolved history root, named like a session id, not a
+//! link, holding a `log.jsonl` older than the keep period, never this session's.
+
+use serde::Deserialize;
+
+pub const KEEP_DAYS: f64 = 30.0;
+pub const DAY_MS: f64 = 86_400_000.0;
+pub const REMOVE_TIMEOUT_MS: u64 = 20_000;
+
+/// `$.fs.list`'s entries.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(default)]
+pub struct Entry {
+    pub name: String,
+    pub kind: String,
+    #[serde(rename = "isLink")]
+    pub is_link: bool,
+}
+
+/// `$.fs.stat`'s answer.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(default)]
+pub struct Stat {
+    pub kind: String,
+    #[serde(rename = "mtimeMs")]
+    pub mtime_ms: f64,
+    #[serde(rename = "isLink")]
+    pub is_link: bool,
+    #[serde(rename = "realPath")]
+    pub real_path: Option<String>,
+}
+
+/// A session id as the engine makes them: a lowercase UUID, 8-4-4-4-12.
+pub fn is_session_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(c),
+        })
+}
+
+/// The folders of `root` worth a closer look: plain directories with session
+/// names, other than the current session's.
+pub fn candidates<'a>(entries: &'a [Entry], current: &str) -> Vec<&'a str> {
+    entries
+        .iter()
+        .filter(|e| e.kind == "dir" && !e.is_link && is_session_name(&e.name) && e.name != current)
+        .map(|e| e.name.as_str())
+        .collect()
+}
+
+/// A folder goes when it is still the real folder it claims to be and its log is
+/// older than the cutoff.
+pub fn expired(folder: &Stat, expected_real: &str, log: &Stat, cutoff_ms: f64) -> bool {
+    folder.kind == "dir"
+        && !folder.is_link
+        && folder.real_path.as_deref().is_none_or(|r| r == expected_real)
+        && log.kind == "file"
+        && !log.is_link
+        && log.mtime_ms < cutoff_ms
+}
+
+/// The command that removes `folder` (already checked by the rules above).
+pub fn remove_argv(folder: &str, windows: bool) -> Vec<String> {
+    if windows {
+        let path = folder.replace('/', "\\");
+        ["cmd", "/c", "rd", "/s", "/q"].iter().map(|s| (*s).to_owned()).chain([path]).collect()
+    } else {
+        ["rm", "-rf", "--"].iter().map(|s| (*s).to_owned()).chain([folder.to_owned()]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, kind: &str, is_link: bool) -> Entry {
+        Entry { name: name.into(), kind: kind.into(), is_link }
+    }
+
+    #[test]
+    fn names() {
+        assert!(is_session_name("3e771ee8-7a5c-472f-8c77-3dfd1e6415f3"));
+        for bad in [
+            "3E771EE8-7A5C-472F-8C77-3DFD1E6415F3",
+            "3e771ee8-7a5c-472f-8c77-3dfd1e6415f",
+            "------------------------------------",
+            "3e771ee8-7a5c-472f-8c77-3dfd1e6415f3x",
+            "../../../../../../../../../../../etc",
+            "3e771ee8/7a5c-472f-8c77-3dfd1e6415f3",
+            "",
+        ] {
+            assert!(!is_session_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_plain_session_folders_other_than_ours() {
+        let ours = "00000000-0000-4000-8000-000000000000";
+        let old = "11111111-1111-4111-8111-111111111111";
+        let entries = vec![
+            entry(ours, "dir", false),
+            entry(old, "dir", false),
+            entry("22222222-2222-4222-8222-222222222222", "other", true),
+            entry("33333333-3333-4333-8333-333333333333", "file", false),
+            entry("notes", "dir", false),
+        ];
+        assert_eq!(candidates(&entries, ours), vec![old]);
+    }
+
+    #[test]
+    fn expiry() {
+        let dir = Stat { kind: "dir".into(), real_path: Some("/r/a".into()), ..Default::default() };
+        let log = Stat { kind: "file".into(), mtime_ms: 10.0, ..Default::default() };
+        assert!(expired(&dir, "/r/a", &log, 11.0));
+        assert!(!expired(&dir, "/r/a", &log, 10.0));
+        assert!(!expired(&dir, "/elsewhere/a", &log, 11.0));
+        let linked = Stat { is_link: true, ..dir.clone() };
+        assert!(!expired(&linked, "/r/a", &log, 11.0));
+        let log_dir = Stat { kind: "dir".into(), ..log.clone() };
+        assert!(!expired(&dir, "/r/a", &log_dir, 11.0));
+    }
+
+    #[test]
+    fn argv() {
+        assert_eq!(remove_argv("/h/x", false), ["rm", "-rf", "--", "/h/x"]);
+        assert_eq!(remove_argv("C:/U/x", true), ["cmd", "/c", "rd", "/s", "/q", "C:\\U\\x"]);
+    }
+}

@@ -1,0 +1,215 @@
+//! The person's own messages, kept word for word across compactions.
+//!
+//! A summary paraphrases; what the person asked for should survive exactly. The
+//! newest messages win the budget, and messages carried in an earlier summary's
+//! verbatim block come first, so nothing the person said is lost to a second
+//! compaction.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::message::{Message, Messages};
+use crate::text;
+
+pub const CHARS_PER_TOKEN: f64 = 4.0;
+pub const VERBATIM_OPEN: &str = "<user-messages-verbatim>";
+pub const VERBATIM_CLOSE: &str = "</user-messages-verbatim>";
+pub const VERBATIM_SEP: &str = "\n--- user message ---\n";
+pub const SUMMARY_START: &str = "This session is being continued from a previous conversation";
+const PER_MESSAGE_CHARS: f64 = 8000.0;
+const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";
+pub const CUT_NOTE: &str = "the full text is in the history file";
+
+/// User-role rows the engine or the app writes, not the person.
+const MACHINE_PREFIXES: [&str; 10] = [
+    "<system-reminder>",
+    "<task-notification>",
+    "<command-",
+    "<local-command",
+    "<side-sessions-event>",
+    "<ci-monitor-event>",
+    "<user-prompt-submit-hook>",
+    "[Request interrupted",
+    "Caveat:",
+    SUMMARY_START,
+];
+
+/// One kept message. `handle` is the engine's, when the message has one, so a
+/// message the engine keeps verbatim anyway can be left out later.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<Box<RawValue>>,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+            && self.handle.as_ref().map(|h| h.get()) == other.handle.as_ref().map(|h| h.get())
+    }
+}
+
+/// The person's own words in a user row, or `""` when the row is machine text.
+pub fn person_text(text: &str) -> String {
+    let cleaned = text::remove_spans(text, "<system-reminder>", "</system-reminder>");
+    let cleaned = text::trim(&cleaned);
+    if cleaned.is_empty() || MACHINE_PREFIXES.iter().any(|p| cleaned.starts_with(p)) {
+        return String::new();
+    }
+    cleaned.to_owned()
+}
+
+/// Messages carried in the newest earlier summary's verbatim block, oldest first.
+pub fn carried_messages(messages: &Messages) -> Vec<String> {
+    for m in messages.iter().rev() {
+        let Some(m) = m else { continue };
+        let text = if m.is_user() { m.text() } else { "" };
+        let Some(start) = text.rfind(VERBATIM_OPEN) else { continue };
+        let Some(end) = text.get(start..).and_then(|r| r.find(VERBATIM_CLOSE)) else { continue };
+        let body = text.get(start + VERBATIM_OPEN.len()..start + end).unwrap_or("");
+        return body
+            .split(VERBATIM_SEP)
+            .skip(1)
+            .map(text::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    Vec::new()
+}
+
+/// The person's messages to keep word for word, oldest first: those carried from
+/// earlier summaries, then this window's, chosen newest first within the budget.
+pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+    if !(budget_tokens > 0.0) {
+        return Vec::new();
+    }
+    let mut entries: Vec<Entry> =
+        carried_messages(messages).into_iter().map(|text| Entry { text, handle: None }).collect();
+    for m in messages.iter().flatten() {
+        if !m.is_user() {
+            continue;
+        }
+        let text = person_text(m.text());
+        if !text.is_empty() {
+            entries.push(Entry { text, handle: m.handle.clone() });
+        }
+    }
+    let sep = text::len16(VERBATIM_SEP) as f64;
+    let mut room = budget_tokens * CHARS_PER_TOKEN;
+    let mut chosen = Vec::new();
+    for entry in entries.into_iter().rev() {
+        if !(room > 200.0) {
+            break;
+        }
+        let capped = text::cut_middle(&entry.text, PER_MESSAGE_CHARS.min(room), CUT_NOTE);
+        room -= text::len16(&capped) as f64 + sep;
+        chosen.push(Entry { text: capped, handle: entry.handle });
+    }
+    chosen.reverse();
+    chosen
+}
+
+/// The block appended to the summary row.
+pub fn render(entries: &[Entry]) -> String {
+    let body: Vec<String> = entries.iter().map(|e| format!("{VERBATIM_SEP}{}", e.text)).collect();
+    format!("{VERBATIM_OPEN}\n{INTRO}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
+}
+
+/// Drops the entries whose message the engine kept after the summary anyway.
+pub fn not_kept(entries: Vec<Entry>, kept: &[&Message]) -> Vec<Entry> {
+    let kept: Vec<&str> = kept.iter().filter_map(|m| m.handle_key()).collect();
+    entries
+        .into_iter()
+        .filter(|e| match crate::message::handle_key(e.handle.as_deref()) {
+            Some(h) => !kept.contains(&h),
+            None => true,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::parse_messages;
+
+    fn msgs(json: &str) -> Messages {
+        parse_messages(json)
+    }
+
+    #[test]
+    fn person_text_drops_machine_rows() {
+        assert_eq!(person_text("  fix the bug \n"), "fix the bug");
+        assert_eq!(person_text("<system-reminder>x</system-reminder>"), "");
+        assert_eq!(person_text("<system-reminder>x</system-reminder>\n do it"), "do it");
+        assert_eq!(person_text("<command-name>/compact</command-name>"), "");
+        assert_eq!(person_text("Caveat: the messages below"), "");
+        assert_eq!(person_text(&format!("{SUMMARY_START} that ran out")), "");
+        assert_eq!(person_text(""), "");
+        // An unterminated reminder is the person's text as far as the reference knows.
+        assert_eq!(person_text("<system-reminder> open"), "");
+        assert_eq!(person_text("a <system-reminder> open"), "a <system-reminder> open");
+    }
+
+    #[test]
+    fn carried_messages_come_from_the_newest_block() {
+        let block = render(&[
+            Entry { text: "first".into(), handle: None },
+            Entry { text: "second\r\n".into(), handle: None },
+        ]);
+        let json = serde_json::to_string(&serde_json::json!([
+            {"role": "user", "text": "<user-messages-verbatim>\n--- user message ---\nold</user-messages-verbatim>"},
+            {"role": "user", "text": format!("summary\n{block}")},
+            {"role": "assistant", "text": block},
+        ]))
+        .unwrap();
+        assert_eq!(carried_messages(&msgs(&json)), vec!["first", "second"]);
+    }
+
+    #[test]
+    fn unterminated_block_is_skipped_for_an_older_one() {
+        let json = r#"[{"role":"user","text":"<user-messages-verbatim>\n--- user message ---\nkept</user-messages-verbatim>"},
+                       {"role":"user","text":"<user-messages-verbatim>\n--- user message ---\nbroken"}]"#;
+        assert_eq!(carried_messages(&msgs(json)), vec!["kept"]);
+    }
+
+    #[test]
+    fn budget_rules() {
+        let json = r#"[{"role":"user","text":"one","handle":"a"},{"role":"assistant","text":"x"},
+                       {"role":"user","text":"two","handle":"b"}]"#;
+        let m = msgs(json);
+        for bad in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {
+            assert!(select(&m, bad).is_empty(), "{bad}");
+        }
+        let all = select(&m, f64::INFINITY);
+        assert_eq!(all.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["one", "two"]);
+        assert_eq!(all[0].handle.as_ref().unwrap().get(), "\"a\"");
+        // 50 tokens = 200 chars: room must be over 200 to take anything.
+        assert!(select(&m, 50.0).is_empty());
+        assert_eq!(select(&m, 51.0).len(), 1);
+    }
+
+    #[test]
+    fn a_message_at_the_cap_is_kept_whole() {
+        let at_cap = "x".repeat(8000);
+        let over = "y".repeat(8001);
+        let json = serde_json::to_string(&serde_json::json!([
+            {"role": "user", "text": at_cap}, {"role": "user", "text": over}
+        ]))
+        .unwrap();
+        let chosen = select(&msgs(&json), 100_000.0);
+        assert_eq!(chosen[0].text, at_cap);
+        assert_eq!(text::len16(&chosen[1].text), 8000 + "\n[... 1 characters cut; the full text is in the history file ...]\n".len());
+    }
+
+    #[test]
+    fn render_shape() {
+        let r = render(&[Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }]);
+        assert_eq!(
+            r,
+            format!("{VERBATIM_OPEN}\n{INTRO}\n\n--- user message ---\na\n\n--- user message ---\nb\n{VERBATIM_CLOSE}")
+        );
+        assert_eq!(render(&[]), format!("{VERBATIM_OPEN}\n{INTRO}\n\n{VERBATIM_CLOSE}"));
+    }
+}
