@@ -84,6 +84,7 @@ async function drive(hook, e, next, perform, log) {
     }
     if (step.done) {
       if (step.done.spawn) job(step.done.spawn, perform, log)
+      if (step.done.skip && !called) return { skip: step.done.skip }
       if (!called && next) {
         called = true
         result = await next(e)

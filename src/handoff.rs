@@ -11,6 +11,16 @@ pub fn pointer_text(file: &str, dir: &str) -> String {
     .join("\n")
 }
 
+/// The pointer for a history written in `parts` files (the first one named).
+pub fn pointer_text_parts(file: &str, dir: &str, parts: usize) -> String {
+    let pointer = pointer_text(file, dir);
+    if parts <= 1 {
+        return pointer;
+    }
+    let (first, rest) = pointer.split_once('\n').unwrap_or((pointer.as_str(), ""));
+    format!("{first} It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.\n{rest}")
+}
+
 const HANDOFF: [&str; 8] = [
     "Extra instructions from the compact-plus mod:",
     "- Write this as a handoff to another model that will continue the work with nothing but your summary. Open section 1 with the current goal and where it stands, in two or three sentences.",

@@ -76,3 +76,228 @@ pub fn render(messages: &Messages, meta: &Meta) -> String {
     }
     out.join("\n")
 }
+
+/// What one `$.fs.write` may hold: 4 MiB of UTF-8 (the engine refuses more).
+pub const WRITE_LIMIT: usize = 4 * 1024 * 1024;
+/// Room kept in every part for its heading lines.
+const HEADING_ROOM: usize = 2048;
+
+/// One message's block of text, ready to be packed into parts.
+struct Block {
+    heading: String,
+    text: String,
+}
+
+/// The history as numbered parts, each at most `limit` bytes of UTF-8, so a long
+/// session loses no message to the write limit. Parts break between messages;
+/// only a message too large for a part on its own is broken inside, at a line
+/// end where there is one, and goes on under `## [n] role (continued)`. A session
+/// that fits in one part gets the reference's text exactly. `clean` runs over
+/// each message's text before it is measured (redaction).
+pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
+    let mut blocks = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        let Some(m) = m else { continue };
+        let mut lines = Vec::new();
+        message_lines(i, m, &mut lines);
+        if lines.is_empty() {
+            continue;
+        }
+        let heading = format!("## [{i}] {}", m.role.to_js_string());
+        blocks.push(Block { heading, text: clean(&lines.join("\n")) });
+    }
+    let head = header(messages.len(), meta).join("\n");
+    let whole = blocks.iter().fold(head.len(), |n, b| n + 1 + b.text.len());
+    if whole <= limit {
+        let mut out = head;
+        for b in &blocks {
+            out.push('\n');
+            out.push_str(&b.text);
+        }
+        return vec![out];
+    }
+    let room = limit.saturating_sub(HEADING_ROOM).max(1024);
+    let mut bodies: Vec<String> = vec![String::new()];
+    for b in &blocks {
+        let fits = |body: &String| body.len() + 1 + b.text.len() <= room;
+        if bodies.last().is_some_and(|body| !body.is_empty() && !fits(body)) {
+            bodies.push(String::new());
+        }
+        let mut rest = b.text.as_str();
+        let mut first = true;
+        loop {
+            let Some(body) = bodies.last_mut() else { break };
+            let prefix = if first { String::new() } else { format!("{} (continued)\n\n", b.heading) };
+            let space = room.saturating_sub(body.len() + 1 + prefix.len());
+            if rest.len() <= space {
+                push_line(body, &format!("{prefix}{rest}"));
+                break;
+            }
+            let cut = split_point(rest, space);
+            let (now, later) = rest.split_at(cut);
+            push_line(body, &format!("{prefix}{now}"));
+            rest = later.strip_prefix('\n').unwrap_or(later);
+            first = false;
+            bodies.push(String::new());
+        }
+    }
+    bodies.retain(|b| !b.is_empty());
+    let n = bodies.len();
+    bodies
+        .into_iter()
+        .enumerate()
+        .map(|(k, body)| {
+            let lines = header(messages.len(), meta);
+            let title = format!("# Conversation before compaction, part {} of {n}", k + 1);
+            let rest = lines.get(1..).map(|l| l.join("\n")).unwrap_or_default();
+            format!("{title}\n{rest}\n{body}")
+        })
+        .collect()
+}
+
+fn push_line(body: &mut String, text: &str) {
+    if !body.is_empty() {
+        body.push('\n');
+    }
+    body.push_str(text);
+}
+
+/// Where to break `text` to keep at most `max` bytes: the last line end in the
+/// second half of that span, else the last char boundary.
+fn split_point(text: &str, max: usize) -> usize {
+    let mut at = max.min(text.len());
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let window = text.get(..at).unwrap_or("");
+    match window.rfind('\n') {
+        Some(nl) if nl > at / 2 => nl,
+        _ => at.max(1).min(text.len()),
+    }
+}
+
+/// The file of part `k` (1-based) of a compaction's history.
+pub fn part_file(dir: &str, stamp: &str, trigger: &str, k: usize) -> String {
+    let trigger = path_segment(trigger).unwrap_or_else(|| "compact".into());
+    if k <= 1 {
+        format!("{dir}/{stamp}-{trigger}.md")
+    } else {
+        format!("{dir}/{stamp}-{trigger}.part{k}.md")
+    }
+}
+
+/// A name that is safe as one path segment: letters, digits, `.`, `_`, `-`,
+/// other characters made `_`, no leading dot. `None` when nothing is left.
+pub fn path_segment(name: &str) -> Option<String> {
+    let cleaned: String = name
+        .chars()
+        .take(128)
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .collect();
+    let cleaned = cleaned.trim_start_matches('.').to_owned();
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// `<home>/.claude/compact-history/<session>`: only under an absolute home, and
+/// only with the session id as one safe segment, so nothing is written elsewhere.
+pub fn folder(home: &str, session_id: &str) -> Option<String> {
+    if home.is_empty() {
+        return None;
+    }
+    let home = home.replace('\\', "/");
+    let home = home.trim_end_matches('/');
+    let bytes = home.as_bytes();
+    let absolute = home.starts_with('/')
+        || (bytes.len() >= 2 && bytes.first().is_some_and(u8::is_ascii_alphabetic) && bytes.get(1) == Some(&b':'));
+    // `/` trims to nothing and stays absolute; anything else must start at a root.
+    if !absolute && !home.is_empty() {
+        return None;
+    }
+    let id = path_segment(session_id)?;
+    Some(format!("{home}/.claude/compact-history/{id}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::parse_messages;
+
+    fn meta() -> Meta {
+        Meta { session_id: "s".into(), at: "t".into(), trigger: "manual".into() }
+    }
+
+    fn session(n: usize, size: usize) -> Messages {
+        let rows: Vec<_> = (0..n)
+            .map(|i| {
+                let role = if i % 2 == 0 { "user" } else { "assistant" };
+                serde_json::json!({"role": role, "text": format!("msg-{i:05} {}", "x".repeat(size))})
+            })
+            .collect();
+        parse_messages(&serde_json::Value::Array(rows).to_string())
+    }
+
+    #[test]
+    fn one_part_is_the_reference_text() {
+        let m = session(5, 10);
+        assert_eq!(render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![render(&m, &meta())]);
+    }
+
+    #[test]
+    fn parts_hold_every_message_under_the_limit() {
+        let m = session(400, 1000);
+        let limit = 64 * 1024;
+        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        assert!(parts.len() > 5);
+        for (k, p) in parts.iter().enumerate() {
+            assert!(p.len() <= limit, "part {k}: {}", p.len());
+            assert!(p.starts_with(&format!("# Conversation before compaction, part {} of {}", k + 1, parts.len())));
+        }
+        let all = parts.concat();
+        for i in 0..400 {
+            assert_eq!(all.matches(&format!("msg-{i:05} ")).count(), 1, "message {i}");
+            assert!(all.contains(&format!("## [{i}] ")));
+        }
+        // Parts break between messages: no message is continued.
+        assert!(!all.contains("(continued)"));
+    }
+
+    #[test]
+    fn a_message_over_the_limit_is_broken_and_continued() {
+        let big = format!("{}\n{}", "a".repeat(150_000), "é".repeat(100_000));
+        let json = serde_json::json!([{"role": "user", "text": "before"}, {"role": "assistant", "text": big}, {"role": "user", "text": "after"}]);
+        let m = parse_messages(&json.to_string());
+        let limit = 64 * 1024;
+        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        assert!(parts.iter().all(|p| p.len() <= limit));
+        assert!(parts.iter().skip(1).any(|p| p.contains("## [1] assistant (continued)")));
+        let joined: String = parts.concat();
+        assert_eq!(joined.matches('a').count() >= 150_000, true);
+        assert_eq!(joined.matches('é').count(), 100_000);
+        assert!(joined.contains("before") && joined.contains("after"));
+    }
+
+    #[test]
+    fn clean_runs_before_measuring() {
+        let m = session(3, 10);
+        let parts = render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.replace("msg-", "MSG-"));
+        assert!(parts[0].contains("MSG-00000") && !parts[0].contains("msg-0"));
+    }
+
+    #[test]
+    fn paths_stay_inside_the_history_folder() {
+        let id = "3e771ee8-7a5c-472f-8c77-3dfd1e6415f3";
+        assert_eq!(folder("/home/a b/ü", id).unwrap(), format!("/home/a b/ü/.claude/compact-history/{id}"));
+        assert_eq!(folder("C:\\Users\\A", id).unwrap(), format!("C:/Users/A/.claude/compact-history/{id}"));
+        assert_eq!(folder("/root/", id).unwrap(), format!("/root/.claude/compact-history/{id}"));
+        assert_eq!(folder("/h", "../../etc").unwrap(), "/h/.claude/compact-history/_.._etc");
+        assert_eq!(folder("/h", "a/b\\c").unwrap(), "/h/.claude/compact-history/a_b_c");
+        assert!(folder("/h", "..").is_none());
+        assert!(folder("/h", "").is_none());
+        assert!(folder("relative/home", id).is_none());
+        assert!(folder("", id).is_none());
+        assert_eq!(folder("/", id).unwrap(), format!("/.claude/compact-history/{id}"));
+        assert_eq!(part_file("/d", "S", "manual", 1), "/d/S-manual.md");
+        assert_eq!(part_file("/d", "S", "auto", 3), "/d/S-auto.part3.md");
+        assert_eq!(part_file("/d", "S", "../x", 1), "/d/S-_x.md");
+    }
+}

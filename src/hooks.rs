@@ -19,6 +19,8 @@ use crate::{handoff, history, instructions, prune, stamp, text, verbatim};
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;
 /// A headless host's `/compact` queues until idle; a direct call needs the turn over.
 const TURN_END_DELAY_MS: u64 = 1500;
+const STALE_TURN_END: &str =
+    "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
 /// At most this many hooks in flight; an older one was abandoned by its shim.
 const MAX_MACHINES: usize = 64;
 
@@ -88,17 +90,28 @@ pub struct State {
     /// The auto-compact threshold and when it was asked for.
     pub threshold: Option<(f64, f64)>,
     pub pruned: bool,
+    /// Compactions seen; a turn-end compaction planned before one is moot.
+    pub compactions: u64,
+    /// A turn-end `/compact` queued in a headless host, with `compactions` then.
+    pub queued: Option<u64>,
 }
 
 impl Default for State {
     fn default() -> Self {
-        State { pending: None, turn_end_armed: true, threshold: None, pruned: false }
+        State { pending: None, turn_end_armed: true, threshold: None, pruned: false, compactions: 0, queued: None }
     }
 }
 
 pub struct Session {
     pub options: Options,
     pub state: RefCell<State>,
+}
+
+impl Session {
+    /// Text on its way to disk or into the summary row.
+    pub fn clean(&self, text: &str) -> String {
+        text.to_owned()
+    }
 }
 
 /// How a hook ends. The engine's own result always comes through: `next`'s.
@@ -110,11 +123,14 @@ pub struct Done {
     /// A job the shim starts after returning, without waiting for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spawn: Option<&'static str>,
+    /// Answer `{ skip }` without `next`: the compaction does not happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip: Option<String>,
 }
 
 impl Done {
     fn next() -> Done {
-        Done { instruction_files: None, spawn: None }
+        Done { instruction_files: None, spawn: None, skip: None }
     }
 }
 
@@ -140,7 +156,7 @@ async fn history_dir(host: &Host) -> Result<Option<String>, String> {
     };
     let Some(home) = home.filter(|h| !h.is_empty()) else { return Ok(None) };
     let id = session_id(host).await?;
-    Ok(Some(format!("{}/.claude/compact-history/{}", home.replace('\\', "/"), id.to_js_string())))
+    Ok(history::folder(&home, &id.to_js_string()))
 }
 
 /// One JSON object with its keys in this order (serde_json's map would sort them).
@@ -209,7 +225,9 @@ struct CompactResult {
 
 struct Prep {
     dir: Option<String>,
+    /// The first history part that was written.
     file: Option<String>,
+    parts: usize,
     verbatim: Vec<verbatim::Entry>,
 }
 
@@ -218,19 +236,23 @@ async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Pre
     let messages = &e.messages.0;
     let verbatim = verbatim::select(messages, session.options.verbatim_tokens);
     let mut file = None;
+    let mut parts = 0;
     if let Some(dir) = &dir {
         let now = now(host).await?;
         let trigger = e.trigger.to_js_string();
         let at = stamp::iso(now).ok_or("the clock answered no time")?;
-        let name = format!("{dir}/{}-{trigger}.md", stamp::stamp(now).unwrap_or_default());
+        let stamp = stamp::stamp(now).unwrap_or_default();
         let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
-        let text = history::render(messages, &meta);
-        // A failed write (over the 4 MiB limit, say) costs the file alone.
-        if host.call(Call::Write { path: name.clone(), text }).await.is_ok() {
-            file = Some(name);
-        }
+        let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+        let names: Vec<String> =
+            (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, k)).collect();
+        let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
+        // A failed write (over the limit, a full disk) costs that part alone.
+        let results = host.ask(writes).await;
+        file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
+        parts = names.len();
     }
-    Ok(Prep { dir, file, verbatim })
+    Ok(Prep { dir, file, parts, verbatim })
 }
 
 /// Deletes this mod's history folders for sessions that last compacted over the
@@ -281,6 +303,17 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         return Done::next();
     }
 
+    // Our own queued turn-end `/compact`, reaching the front after the context
+    // already compacted (the next prompt crossed the threshold): moot.
+    if matches!(e.trigger.as_str(), Some("manual" | "plugin")) {
+        let mut state = session.state.borrow_mut();
+        if let Some(seen) = state.queued.take() {
+            if seen != state.compactions {
+                return Done { skip: Some(STALE_TURN_END.into()), ..Done::next() };
+            }
+        }
+    }
+
     let prep = prepare(&host, &session, &e).await.ok();
     let instructions = prep.as_ref().map(|p| {
         let first = p.verbatim.first().map(|v| v.text.as_str());
@@ -293,7 +326,9 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     let out: Messages = message::parse_messages(out.get());
 
     if e.trigger.as_str() != Some("precompute") {
-        session.state.borrow_mut().turn_end_armed = true;
+        let mut state = session.state.borrow_mut();
+        state.turn_end_armed = true;
+        state.compactions += 1;
     }
     let Some(prep) = prep else { return Done::next() };
     let kept: Vec<&Message> = out.iter().flatten().collect();
@@ -303,7 +338,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         blocks.push(verbatim::render(&verbatim));
     }
     if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
-        blocks.push(handoff::pointer_text(file, dir));
+        blocks.push(handoff::pointer_text_parts(file, dir, prep.parts));
     }
     session.state.borrow_mut().pending = if blocks.is_empty() { None } else { Some(blocks) };
 
@@ -422,7 +457,7 @@ async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Do
         let list = serde_json::to_string(&refreshed).unwrap_or_default();
         log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
     }
-    Done { instruction_files: Some(serde_json::Value::Array(files)), spawn: None }
+    Done { instruction_files: Some(serde_json::Value::Array(files)), ..Done::next() }
 }
 
 // ---- turn.complete, and the turn-end compaction it starts ----
@@ -439,7 +474,7 @@ async fn turn_complete(host: Host, session: Rc<Session>, e: TurnEvent) -> Done {
     let _ = host.call(Call::next()).await;
     let armed = session.state.borrow().turn_end_armed;
     if session.options.turn_end_percent > 0.0 && armed && !e.agent_id.truthy() && e.reason.as_str() == Some("answer") {
-        return Done { instruction_files: None, spawn: Some("turn-end") };
+        return Done { spawn: Some("turn-end"), ..Done::next() };
     }
     Done::next()
 }
@@ -508,13 +543,26 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     if let Some(dir) = &dir {
         log(&host, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
     }
+    let seen = session.state.borrow().compactions;
     let _ = host.call(Call::After { ms: TURN_END_DELAY_MS }).await;
+    // The context compacted meanwhile (the next prompt crossed the threshold):
+    // compacting the fresh context again would only lose it.
+    if session.state.borrow().compactions != seen {
+        if let Some(dir) = &dir {
+            log(&host, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
+        }
+        return Done::next();
+    }
     // A headless host (the desktop app, the SDK, -p) refuses $.session.compact:
     // compaction there runs as a /compact command, which queues until idle.
     if host.call(Call::Compact).await.is_ok() {
         return Done::next();
     }
-    if let Err(err) = host.call(Call::Command { command: "compact".into() }).await {
+    let queued = host.call(Call::Command { command: "compact".into() }).await;
+    if queued.is_ok() {
+        session.state.borrow_mut().queued = Some(seen);
+    }
+    if let Err(err) = queued {
         session.state.borrow_mut().turn_end_armed = true;
         if let Some(dir) = &dir {
             let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&error_text(&err)))];

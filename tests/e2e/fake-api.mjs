@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// Fake Anthropic Messages API for offline end-to-end runs of the real Claude Code CLI, adapted
+// from /work/shared/e2e-kit/fake-api.mjs. Listens on 127.0.0.1 only. Node 20, no dependencies.
+//
+// As a library (what harness.mjs does):
+//   const fake = await startFakeApi({ knobs: { inputTokens: 50 }, logPath });
+//   fake.url, fake.port, fake.requests (every request, parsed), fake.configure({...}), await fake.close()
+// From a shell (like the kit's):
+//   node fake-api.mjs [--port 0] [--log requests.jsonl] [--port-file FILE]
+//   env FAKE_INPUT_TOKENS, FAKE_INPUT_TOKENS_SEQ, FAKE_REPLY set the starting knobs;
+//   POST /__fake/config {knobs} changes them at run time; GET /__fake/requests lists the requests.
+//
+// Knobs:
+//   inputTokens            usage.input_tokens of normal answers: a number (default 50), or "estimate"
+//                          (request JSON bytes / 4, like a real count).
+//   inputTokensSeq         list of input_tokens consumed one per normal request before inputTokens.
+//   compactionInputTokens  usage.input_tokens of summarizer answers (default 0).
+//   cacheReadInputTokens   usage.cache_read_input_tokens of normal answers (default 0).
+//   reply                  text of normal answers (default "Hello from the fake API.").
+//   summary                <summary> body of summarizer answers.
+//   toolUseQueue           list of {name, input}: the next normal turn-start request(s) answer with it.
+//
+// What it answers:
+//   * a summarizer (compaction) request: `<analysis>…</analysis><summary>{summary}</summary>`;
+//   * a turn whose prompt text holds `PROBE_TOOL:<shell command>`: a Bash tool_use running it (run
+//     the CLI with --allowedTools Bash so it really runs);
+//   * a turn whose prompt text holds `FAKE_TOOL_USE:{"name":"...","input":{...}}` (JSON to the end
+//     of that line): a tool_use of that tool name and input, whatever the tool;
+//   * the follow-up request carrying the tool_result(s): the normal text reply;
+//   * anything else on /v1/messages: the normal text reply.
+// "Prompt text" is the person's text in the last non-system message when it is a user message
+// without tool_result blocks: system-reminder blocks, and blocks that are a compaction summary (they
+// may quote older prompts word for word) are left out, so a marker answers only the turn it is in.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const COMPACTION_MARKER = 'Your task is to create a detailed summary of the conversation so far';
+export const DEFAULT_SUMMARY = '1. Primary Request and Intent: FAKE-SUMMARY of the conversation so far.';
+const SUMMARY_ROW_START = 'This session is being continued from a previous conversation';
+
+export function defaultKnobs() {
+  return {
+    inputTokens: 50,
+    inputTokensSeq: [],
+    compactionInputTokens: 0,
+    cacheReadInputTokens: 0,
+    reply: 'Hello from the fake API.',
+    summary: DEFAULT_SUMMARY,
+    toolUseQueue: [],
+  };
+}
+
+export function textOfContent(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (b && b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/** The messages of a request without the mid-conversation `system` role ones v2.1.328 sends. */
+export function conversation(body) {
+  return (body?.messages ?? []).filter((m) => m && m.role !== 'system');
+}
+
+export function isCompactionRequest(body) {
+  const msgs = conversation(body);
+  const last = msgs[msgs.length - 1];
+  const t = last ? textOfContent(last.content) : '';
+  return t.includes(COMPACTION_MARKER) || (/<analysis>/.test(t) && /<summary>/.test(t));
+}
+
+/** The person's text of the turn this request starts, or null when it answers a tool_result. */
+export function promptText(body) {
+  const msgs = conversation(body);
+  const last = msgs[msgs.length - 1];
+  if (!last || last.role !== 'user') return null;
+  const blocks = Array.isArray(last.content) ? last.content : [{ type: 'text', text: String(last.content ?? '') }];
+  if (blocks.some((b) => b?.type === 'tool_result')) return null;
+  return blocks
+    .filter((b) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .filter((t) => !t.trimStart().startsWith('<system-reminder>') && !t.includes(SUMMARY_ROW_START)
+      && !t.includes('<user-messages-verbatim>') && !t.startsWith('compact-plus saved the conversation'))
+    .join('\n');
+}
+
+/** The tool_use this request should be answered with, or null. */
+export function toolUseFor(body, knobs) {
+  const text = promptText(body);
+  if (text === null) return null;
+  const fakeTool = /FAKE_TOOL_USE:(\{[^\n]*\})/.exec(text);
+  if (fakeTool) {
+    const spec = JSON.parse(fakeTool[1]);
+    return { name: String(spec.name), input: spec.input ?? {} };
+  }
+  const probe = /PROBE_TOOL:([^\n]+)/.exec(text);
+  if (probe) return { name: 'Bash', input: { command: probe[1].trim(), description: 'probe tool call' } };
+  if (knobs.toolUseQueue?.length) return knobs.toolUseQueue.shift();
+  return null;
+}
+
+function usage(knobs, outTokens, inputTokens, kind) {
+  return {
+    input_tokens: inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: kind === 'normal' ? knobs.cacheReadInputTokens ?? 0 : 0,
+    output_tokens: outTokens,
+  };
+}
+
+/**
+ * Starts the fake on 127.0.0.1. `requests` gets one entry per HTTP request:
+ * { n, t, method, path, headers (no auth), body (parsed), kind ('normal'|'compaction'|'other'),
+ *   inputTokens, toolUse, reply }.
+ */
+export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet = true } = {}) {
+  const state = { ...defaultKnobs(), ...knobs };
+  const requests = [];
+  let counter = 0;
+  const log = (entry) => { if (logPath) fs.appendFileSync(logPath, JSON.stringify(entry) + '\n'); };
+
+  function answerMessages(req, res, body, entry) {
+    const id = `msg_fake_${entry.n}`;
+    const model = body?.model ?? 'claude-fake';
+    const kind = isCompactionRequest(body) ? 'compaction' : 'normal';
+    let inputTokens = kind === 'compaction' ? state.compactionInputTokens
+      : (state.inputTokensSeq.length ? state.inputTokensSeq.shift() : state.inputTokens);
+    if (inputTokens === 'estimate') inputTokens = Math.ceil(JSON.stringify(body ?? {}).length / 4);
+    const tool = kind === 'normal' ? toolUseFor(body, state) : null;
+    const text = kind === 'compaction'
+      ? `<analysis>fake analysis</analysis>\n<summary>\n${state.summary}\n</summary>`
+      : state.reply;
+    Object.assign(entry, { kind, inputTokens, toolUse: tool, reply: tool ? null : text });
+    const u = usage(state, 10, inputTokens, kind);
+    const toolBlock = tool && { type: 'tool_use', id: `toolu_fake_${entry.n}`, name: tool.name, input: tool.input };
+    if (!body?.stream) {
+      const s = JSON.stringify({
+        id, type: 'message', role: 'assistant', model,
+        content: [tool ? toolBlock : { type: 'text', text }],
+        stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: u,
+      });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${entry.n}` });
+      return res.end(s);
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive',
+      'request-id': `req_fake_${entry.n}`,
+    });
+    const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    ev('message_start', {
+      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+        usage: { ...u, output_tokens: 1 } },
+    });
+    if (tool) {
+      ev('content_block_start', { index: 0, content_block: { ...toolBlock, input: {} } });
+      ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(tool.input) } });
+      ev('content_block_stop', { index: 0 });
+      ev('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 10 } });
+    } else {
+      ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      const mid = Math.ceil(text.length / 2); // two deltas, so streaming code sees more than one chunk
+      ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: text.slice(0, mid) } });
+      ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: text.slice(mid) } });
+      ev('content_block_stop', { index: 0 });
+      ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } });
+    }
+    ev('message_stop', {});
+    res.end();
+  }
+
+  const sendJson = (res, status, obj) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(obj));
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body = null;
+      try { body = raw ? JSON.parse(raw) : null; } catch { body = { _raw: raw.slice(0, 2000) }; }
+      const headers = { ...req.headers };
+      delete headers['x-api-key'];
+      delete headers.authorization;
+      const urlPath = (req.url ?? '').split('?')[0];
+      const entry = { n: ++counter, t: new Date().toISOString(), method: req.method, path: req.url, headers, body, kind: 'other' };
+      try {
+        if (urlPath === '/__fake/config' && req.method === 'POST') {
+          Object.assign(state, body ?? {});
+          return sendJson(res, 200, state);
+        }
+        if (urlPath === '/__fake/requests') return sendJson(res, 200, requests);
+        requests.push(entry);
+        if (urlPath === '/v1/messages' && req.method === 'POST') return answerMessages(req, res, body, entry);
+        if (urlPath === '/v1/messages/count_tokens' && req.method === 'POST') {
+          return sendJson(res, 200, { input_tokens: state.inputTokens === 'estimate' ? Math.ceil(raw.length / 4) : state.inputTokens });
+        }
+        if (urlPath === '/api/hello') { res.writeHead(200); return res.end(); }
+        if (urlPath.startsWith('/v1/models')) return sendJson(res, 200, { data: [], has_more: false, first_id: null, last_id: null });
+        entry.kind = 'unknown-path';
+        return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake: no route ${req.method} ${urlPath}` } });
+      } catch (err) {
+        entry.error = String(err?.stack ?? err);
+        return sendJson(res, 500, { type: 'error', error: { type: 'api_error', message: `fake: ${err}` } });
+      } finally {
+        if (urlPath !== '/__fake/config' && urlPath !== '/__fake/requests') log(entry);
+      }
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const actualPort = server.address().port;
+  if (!quiet) console.log(`fake-api listening on http://127.0.0.1:${actualPort}${logPath ? ` log=${logPath}` : ''}`);
+  return {
+    port: actualPort,
+    url: `http://127.0.0.1:${actualPort}`,
+    requests,
+    knobs: state,
+    configure(k) { if (k) Object.assign(state, k); return state; },
+    close() {
+      server.closeAllConnections?.();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const argOf = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+  const knobs = {};
+  if (process.env.FAKE_INPUT_TOKENS) knobs.inputTokens = process.env.FAKE_INPUT_TOKENS === 'estimate' ? 'estimate' : Number(process.env.FAKE_INPUT_TOKENS);
+  if (process.env.FAKE_INPUT_TOKENS_SEQ) knobs.inputTokensSeq = JSON.parse(process.env.FAKE_INPUT_TOKENS_SEQ);
+  if (process.env.FAKE_REPLY) knobs.reply = process.env.FAKE_REPLY;
+  const fake = await startFakeApi({
+    port: Number(argOf('--port', process.env.FAKE_PORT ?? '0')),
+    logPath: argOf('--log', process.env.FAKE_LOG ?? null),
+    knobs,
+    quiet: false,
+  });
+  const portFile = argOf('--port-file', process.env.FAKE_PORT_FILE ?? '');
+  if (portFile) fs.writeFileSync(portFile, String(fake.port));
+}
