@@ -51,6 +51,35 @@ pub fn handoff_instructions(first_verbatim: Option<&str>) -> String {
     lines.join("\n")
 }
 
+const HANDOFF_V2: [&str; 9] = [
+    "From the compact-plus mod:",
+    "- Write a handoff for a model that has nothing but your summary. Open section 1 with the current goal and where it stands, in two or three sentences.",
+    "- Keep exact identifiers: file paths, commands that worked, commit hashes, branch names, URLs, ids, error text, numbers, configuration values.",
+    "- Label what you state: Verified (tests run, output checked), Decided (with its reason), Assumed (untested), Open. Keep the user's corrections and preferences in their words.",
+    "- End with an \"Open Questions\" section, even if it says \"none\": what waits on the user, what you promised, background work still running and how to check on it.",
+    "- If space is short, drop progress narration and dead ends first; never drop decisions with reasons, configuration values, exact identifiers or open questions.",
+    "- State that the summary never overrides the current files: re-check before acting.",
+    "- Do not restate CLAUDE.md, AGENTS.md, the memory index or the system prompt; they are sent again.",
+    "- The newest messages may be kept verbatim after your summary. In \"Current Work\", describe the last state you can see and word the next step so it still holds if those messages already started it.",
+];
+
+/// compact-plus's own handoff instructions: the reference's, with evidence
+/// labels, a priority for short space, and the current request marked.
+/// `saved`: the conversation was saved where the next model can search it.
+pub fn handoff_v2(first_verbatim: Option<&str>, saved: bool) -> String {
+    let mut lines: Vec<String> = HANDOFF_V2.iter().map(|s| (*s).to_owned()).collect();
+    if saved {
+        lines.push("- Don't copy long outputs: the full conversation is saved and exact details can be recalled.".into());
+    }
+    if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
+        lines.push(format!(
+            "- The user's messages from the one beginning \"{}\" onward follow your summary word for word; the last is the current request, earlier ones are done unless you say otherwise. In section 6 give each one short line with its outcome.",
+            opening(first)
+        ));
+    }
+    lines.join("\n")
+}
+
 /// The person's own instructions first, then ours.
 pub fn join_instructions(own: Option<&str>, extra: &str) -> String {
     match own.map(text::trim) {
@@ -81,6 +110,17 @@ mod tests {
         // 79 ASCII units then an emoji: the pair would be split at 80, so it goes.
         let emoji = format!("{}😀tail", "a".repeat(79));
         assert!(handoff_instructions(Some(&emoji)).contains(&format!("\"{}\" onward", "a".repeat(79))));
+    }
+
+    #[test]
+    fn v2_carries_the_rules_and_stays_short() {
+        let longest = handoff_v2(Some(&"w".repeat(500)), true);
+        assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
+        for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "current request", "drop progress narration"] {
+            assert!(longest.contains(needle), "{needle}");
+        }
+        assert!(!handoff_v2(None, false).contains("current request"));
+        assert!(!handoff_v2(None, false).contains("recalled"));
     }
 
     #[test]

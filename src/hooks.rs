@@ -234,7 +234,7 @@ struct Prep {
 async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Prep, String> {
     let dir = history_dir(host).await?;
     let messages = &e.messages.0;
-    let verbatim = verbatim::select(messages, session.options.verbatim_tokens);
+    let verbatim = verbatim::select_marked(messages, session.options.verbatim_tokens);
     let mut file = None;
     let mut parts = 0;
     if let Some(dir) = &dir {
@@ -298,7 +298,7 @@ fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a st
 async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
     // A subagent's or fork's own compaction: the handoff instructions alone.
     if e.agent_id.truthy() {
-        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_instructions(None));
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(None, false));
         let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
         return Done::next();
     }
@@ -317,7 +317,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     let prep = prepare(&host, &session, &e).await.ok();
     let instructions = prep.as_ref().map(|p| {
         let first = p.verbatim.first().map(|v| v.text.as_str());
-        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_instructions(first))
+        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(first, p.file.is_some()))
     });
     let answer = host.call(Call::Next { instructions, append: None }).await;
     // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
@@ -333,9 +333,12 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     let Some(prep) = prep else { return Done::next() };
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(prep.verbatim, &kept);
+    // The engine may keep the newest prompt itself after the summary: then that,
+    // not the last entry of our block, is the current request.
+    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
     let mut blocks = Vec::new();
     if !verbatim.is_empty() {
-        blocks.push(verbatim::render(&verbatim));
+        blocks.push(session.clean(&verbatim::render_marked(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
         blocks.push(handoff::pointer_text_parts(file, dir, prep.parts));

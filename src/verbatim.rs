@@ -82,11 +82,14 @@ pub fn carried_messages(messages: &Messages) -> Vec<String> {
 /// The person's messages to keep word for word, oldest first: those carried from
 /// earlier summaries, then this window's, chosen newest first within the budget.
 pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+    select_from(carried_messages(messages), messages, budget_tokens)
+}
+
+fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
     if !(budget_tokens > 0.0) {
         return Vec::new();
     }
-    let mut entries: Vec<Entry> =
-        carried_messages(messages).into_iter().map(|text| Entry { text, handle: None }).collect();
+    let mut entries: Vec<Entry> = carried.into_iter().map(|text| Entry { text, handle: None }).collect();
     for m in messages.iter().flatten() {
         if !m.is_user() {
             continue;
@@ -115,6 +118,76 @@ pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
 pub fn render(entries: &[Entry]) -> String {
     let body: Vec<String> = entries.iter().map(|e| format!("{VERBATIM_SEP}{}", e.text)).collect();
     format!("{VERBATIM_OPEN}\n{INTRO}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
+}
+
+/// The separator of a message in a marked block: the newest is the current
+/// request, the others earlier ones. The mark lives in the separator, not the
+/// text, so carrying a block into the next one drops old marks by itself.
+const MARKED_SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
+const MARKED_SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
+const MARKED_INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
+const MARKED_INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
+
+/// The block appended to the summary row, with the newest message marked as
+/// the current request, unless the engine kept the current request itself
+/// after the summary (`current_kept`): then every entry is an earlier one.
+pub fn render_marked(entries: &[Entry], current_kept: bool) -> String {
+    let last = entries.len().saturating_sub(1);
+    let body: Vec<String> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let sep = if i == last && !current_kept { MARKED_SEP_CURRENT } else { MARKED_SEP_EARLIER };
+            format!("{sep}{}", e.text)
+        })
+        .collect();
+    let intro = if current_kept { MARKED_INTRO_ALL_EARLIER } else { MARKED_INTRO };
+    format!("{VERBATIM_OPEN}\n{intro}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
+}
+
+/// Messages carried in the newest earlier block, plain or marked, oldest first,
+/// without their marks.
+pub fn carried_messages_marked(messages: &Messages) -> Vec<String> {
+    for m in messages.iter().rev() {
+        let Some(m) = m else { continue };
+        let text = if m.is_user() { m.text() } else { "" };
+        let Some(start) = text.rfind(VERBATIM_OPEN) else { continue };
+        let Some(end) = text.get(start..).and_then(|r| r.find(VERBATIM_CLOSE)) else { continue };
+        let body = text.get(start + VERBATIM_OPEN.len()..start + end).unwrap_or("");
+        return split_marked(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect();
+    }
+    Vec::new()
+}
+
+/// The pieces after each separator, whichever of the three it is.
+fn split_marked(body: &str) -> Vec<&str> {
+    let seps = [VERBATIM_SEP, MARKED_SEP_EARLIER, MARKED_SEP_CURRENT];
+    let mut pieces = Vec::new();
+    let mut rest = body;
+    let mut started = false;
+    loop {
+        let next = seps.iter().filter_map(|s| rest.find(s).map(|at| (at, s.len()))).min();
+        match next {
+            Some((at, len)) => {
+                if started {
+                    pieces.push(rest.get(..at).unwrap_or(""));
+                }
+                started = true;
+                rest = rest.get(at + len..).unwrap_or("");
+            }
+            None => {
+                if started {
+                    pieces.push(rest);
+                }
+                return pieces;
+            }
+        }
+    }
+}
+
+/// `select`, reading earlier blocks in either form.
+pub fn select_marked(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+    select_from(carried_messages_marked(messages), messages, budget_tokens)
 }
 
 /// Drops the entries whose message the engine kept after the summary anyway.
@@ -201,6 +274,41 @@ mod tests {
         let chosen = select(&msgs(&json), 100_000.0);
         assert_eq!(chosen[0].text, at_cap);
         assert_eq!(text::len16(&chosen[1].text), 8000 + "\n[... 1 characters cut; the full text is in the history file ...]\n".len());
+    }
+
+    #[test]
+    fn marks_move_to_the_newest_and_never_pile_up() {
+        // Three compactions: each block is carried into the next.
+        let mut history = String::new();
+        for round in 0..4 {
+            let mut rows = vec![serde_json::json!({"role": "user", "text": history})];
+            rows.push(serde_json::json!({"role": "user", "text": format!("request {round}")}));
+            let m = msgs(&serde_json::Value::Array(rows).to_string());
+            let chosen = select_marked(&m, 8000.0);
+            let texts: Vec<&str> = chosen.iter().map(|e| e.text.as_str()).collect();
+            let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
+            assert_eq!(texts, want, "round {round}");
+            history = format!("{SUMMARY_START} {round}\n{}", render_marked(&chosen, false));
+            assert_eq!(history.matches("(current request)").count(), 2, "{history}"); // intro + one mark
+            assert!(history.contains(&format!("(current request) ---\nrequest {round}\n</user-")));
+            assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
+        }
+    }
+
+    #[test]
+    fn current_kept_by_the_engine_marks_all_earlier() {
+        let e = [Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }];
+        let r = render_marked(&e, true);
+        assert!(!r.contains("--- user message (current request) ---"));
+        assert_eq!(r.matches("--- user message (earlier) ---").count(), 2);
+        assert!(r.contains("the current request is the user's message after this summary"));
+    }
+
+    #[test]
+    fn plain_blocks_still_carry() {
+        let block = render(&[Entry { text: "old".into(), handle: None }]);
+        let m = msgs(&serde_json::json!([{"role": "user", "text": block}]).to_string());
+        assert_eq!(carried_messages_marked(&m), vec!["old"]);
     }
 
     #[test]

@@ -50,8 +50,9 @@ function expectDefect(t, name, observed, detail) {
   }
 }
 
-// The reference's wording of the parts a person or a model reads.
-const HANDOFF_HEAD = 'Extra instructions from the compact-plus mod:';
+// The wording of the parts a person or a model reads: the reference's, or the
+// repo mod's (its handoff carries evidence labels and marks the current request).
+const HANDOFF_HEAD = MOD === 'reference' ? 'Extra instructions from the compact-plus mod:' : 'From the compact-plus mod:';
 const VERBATIM_OPEN = '<user-messages-verbatim>';
 const VERBATIM_CLOSE = '</user-messages-verbatim>';
 const POINTER_HEAD = 'compact-plus saved the conversation from before this compaction';
@@ -113,6 +114,17 @@ function checkSummaryText(t, where, text, prompts, historyFile) {
   }
   assert.doesNotMatch(block, /<command-name>|<local-command|<system-reminder>/, `${where}: machine text in the verbatim block`);
   t.diagnostic(`${where}: ${VERBATIM_OPEN} holds the ${prompts.length} prompt(s) in order, no machine rows`);
+  if (MOD !== 'reference') {
+    // One mark at most: the newest entry is the current request, unless the engine kept that prompt itself.
+    const marks = block.split('--- user message (current request) ---').length - 1;
+    assert.ok(marks <= 1, `${where}: ${marks} current-request marks`);
+    assert.equal(block.split('--- user message (earlier) ---').length - 1 + marks, prompts.length, `${where}: every kept prompt is marked earlier or current`);
+    if (marks === 1) {
+      const last = prompts.at(-1);
+      assert.ok(block.includes(`(current request) ---\n${last}`), `${where}: the current request is not the newest prompt`);
+    }
+    t.diagnostic(`${where}: marks: ${marks} current request, ${prompts.length - marks} earlier`);
+  }
   if (historyFile) {
     assert.ok(text.includes(POINTER_HEAD), `${where}: no pointer text`);
     assert.ok(text.includes(`"${historyFile}"`), `${where}: the pointer does not name ${historyFile}`);
