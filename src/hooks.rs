@@ -30,11 +30,12 @@ pub struct Options {
     pub turn_end_percent: f64,
     pub verbatim_tokens: f64,
     pub keep_days: f64,
+    pub redact: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS }
+        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true }
     }
 }
 
@@ -67,6 +68,8 @@ impl Options {
             verbatim_tokens: JsVal,
             #[serde(rename = "keepDays")]
             keep_days: JsVal,
+            #[serde(rename = "redactSecrets")]
+            redact: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -76,6 +79,8 @@ impl Options {
             verbatim_tokens: number_or(&raw.verbatim_tokens, d.verbatim_tokens),
             // A keep period that is no number keeps everything rather than nothing.
             keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days },
+            // Only an explicit `false` turns redaction off.
+            redact: raw.redact != JsVal::Bool(false),
         }
     }
 }

@@ -59,7 +59,7 @@ pub fn candidates<'a>(entries: &'a [Entry], current: &str) -> Vec<&'a str> {
 pub fn expired(folder: &Stat, expected_real: &str, log: &Stat, cutoff_ms: f64) -> bool {
     folder.kind == "dir"
         && !folder.is_link
-        && folder.real_path.as_deref().is_none_or(|r| r == expected_real)
+        && folder.real_path.as_deref() == Some(expected_real)
         && log.kind == "file"
         && !log.is_link
         && log.mtime_ms < cutoff_ms
@@ -120,6 +120,8 @@ mod tests {
         assert!(expired(&dir, "/r/a", &log, 11.0));
         assert!(!expired(&dir, "/r/a", &log, 10.0));
         assert!(!expired(&dir, "/elsewhere/a", &log, 11.0));
+        let unresolved = Stat { real_path: None, ..dir.clone() };
+        assert!(!expired(&unresolved, "/r/a", &log, 11.0));
         let linked = Stat { is_link: true, ..dir.clone() };
         assert!(!expired(&linked, "/r/a", &log, 11.0));
         let log_dir = Stat { kind: "dir".into(), ..log.clone() };
