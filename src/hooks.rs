@@ -222,9 +222,9 @@ struct CompactEvent {
 #[serde(default)]
 struct CompactResult {
     messages: Option<Box<RawValue>>,
-    #[serde(rename = "tokensBefore")]
+    #[serde(rename = "tokensBefore", deserialize_with = "message::raw_present")]
     tokens_before: Option<Box<RawValue>>,
-    #[serde(rename = "tokensAfter")]
+    #[serde(rename = "tokensAfter", deserialize_with = "message::raw_present")]
     tokens_after: Option<Box<RawValue>>,
 }
 
@@ -352,13 +352,13 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
 
     if let Some(dir) = &prep.dir {
         let _ = prune_old(&host, &session, dir).await;
-        let mut entry = vec![
-            ("event", json_str("compact")),
-            ("trigger", serde_json::to_string(&e.trigger.to_js_string()).unwrap_or_default()),
+        let mut entry = vec![("event", json_str("compact"))];
+        entry.extend(e.trigger.to_json().map(|t| ("trigger", t)));
+        entry.extend([
             ("messages", e.messages.0.len().to_string()),
             ("kept", json_number(out.len() as f64 - 1.0)),
             ("verbatim", verbatim.len().to_string()),
-        ];
+        ]);
         entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
         entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
         entry.push(("file", prep.file.as_deref().map_or("null".into(), json_str)));

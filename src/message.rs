@@ -68,6 +68,26 @@ impl JsVal {
     }
 }
 
+impl JsVal {
+    /// `JSON.stringify(v)` as a member of an object: `None` where JS leaves the
+    /// key out (undefined). Objects are reduced to `{}` (their keys are not kept).
+    pub fn to_json(&self) -> Option<String> {
+        Some(match self {
+            JsVal::Undefined => return None,
+            JsVal::Null => "null".into(),
+            JsVal::Bool(b) => b.to_string(),
+            JsVal::Num(n) if n.is_finite() => text::js_number(*n),
+            JsVal::Num(_) => "null".into(),
+            JsVal::Str(s) => serde_json::to_string(s).unwrap_or_default(),
+            JsVal::Array(items) => {
+                let items: Vec<String> = items.iter().map(|v| v.to_json().unwrap_or_else(|| "null".into())).collect();
+                format!("[{}]", items.join(","))
+            }
+            JsVal::Object => "{}".into(),
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for JsVal {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -247,7 +267,7 @@ pub fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>,
 }
 
 /// Present, whatever it is: `null` stays `Some("null")`, only absence is `None`.
-fn raw_present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
+pub fn raw_present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
     Box::<RawValue>::deserialize(d).map(Some)
 }
 

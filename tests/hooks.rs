@@ -1,0 +1,1558 @@
+//! The four hooks, driven the way `js/compact-plus.js` drives them, against a
+//! fake host. Every expectation comes from the reference `index.js` (lines cited
+//! as `ref:N`), so a port that drifts from it fails here before it ships.
+//!
+//! The fake keeps an in-memory file system, env, clock and session, answers each
+//! `Call` as the shim's `perform` would (`{ok}` / `{err}`, `undefined` as `{}`),
+//! and records every call, so the tests assert what was asked, in what order.
+
+use compact_plus::handoff;
+use compact_plus::hooks::{Core, Options};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+const NOW: f64 = 1_700_000_000_000.0;
+const NOW_ISO: &str = "2023-11-14T22:13:20.000Z";
+const NOW_STAMP: &str = "2023-11-14T221320Z";
+const DAY: f64 = 86_400_000.0;
+const SID: &str = "0f0e0d0c-0b0a-4909-8807-060504030201";
+const HOME: &str = "/home/ann";
+const ROOT: &str = "/home/ann/.claude/compact-history";
+const OLD: &str = "11111111-1111-4111-8111-111111111111";
+
+fn dir() -> String {
+    format!("{ROOT}/{SID}")
+}
+
+fn history_file(trigger: &str) -> String {
+    format!("{}/{NOW_STAMP}-{trigger}.md", dir())
+}
+
+const FIRST: &str = "Please fix the parser in src/parse.rs";
+
+/// The instructions the summarizer should get: the person's own, then ours
+/// naming the first message kept word for word (ref:146-147; the wording of
+/// ours is `handoff`'s business, tested there).
+fn ours(own: Option<&str>, first: Option<&str>, saved: bool) -> String {
+    handoff::join_instructions(own, &handoff::handoff_v2(first, saved))
+}
+
+// ---------------------------------------------------------------- the fake host
+
+/// One thing that happened: a call the core asked for (as the shim received it),
+/// or the shim's own doing (`next` by the shim, `cancel`, `spawn`, `stuck`).
+#[derive(Debug, Clone)]
+struct Rec {
+    hook: String,
+    call: Value,
+}
+
+impl Rec {
+    fn op(&self) -> &str {
+        self.call["op"].as_str().unwrap_or("")
+    }
+}
+
+/// A failure to inject: calls with this op whose key (path, env name, usage
+/// breakdown, hook for `next`) contains `key` are answered `{err: msg}`.
+struct Fail {
+    op: &'static str,
+    key: String,
+    msg: String,
+}
+
+struct Fake {
+    /// Real path → (text, mtime).
+    files: BTreeMap<String, (String, f64)>,
+    /// Real paths of directories made explicitly (parents of files are implied).
+    dirs: BTreeSet<String>,
+    /// Symlink path → target.
+    links: BTreeMap<String, String>,
+    stat_override: HashMap<String, Value>,
+    list_override: HashMap<String, Value>,
+    env: BTreeMap<String, String>,
+    now: f64,
+    session_id: String,
+    tokens: Value,
+    breakdown: Value,
+    next: HashMap<String, Result<Value, String>>,
+    compact: Result<Value, String>,
+    command: Result<Value, String>,
+    fails: Vec<Fail>,
+    log: Vec<Rec>,
+}
+
+impl Fake {
+    fn new() -> Fake {
+        let mut next = HashMap::new();
+        next.insert(
+            "session.compact".to_owned(),
+            Ok(json!({
+                "messages": [{"role": "user", "text": "This session is being continued from a previous conversation. Summary.", "toolUses": [], "handle": "sum-1"}],
+                "tokensBefore": 5000,
+                "tokensAfter": 800,
+            })),
+        );
+        next.insert("session.append".to_owned(), Ok(json!({"message": {}, "uuid": "sum-1"})));
+        next.insert("prompt.context".to_owned(), Ok(json!({"blocks": []})));
+        next.insert("turn.complete".to_owned(), Ok(json!({"ok": true})));
+        let mut env = BTreeMap::new();
+        env.insert("HOME".to_owned(), HOME.to_owned());
+        Fake {
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            links: BTreeMap::new(),
+            stat_override: HashMap::new(),
+            list_override: HashMap::new(),
+            env,
+            now: NOW,
+            session_id: SID.to_owned(),
+            tokens: json!(1000),
+            breakdown: json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 100_000}),
+            next,
+            compact: Ok(Value::Null),
+            command: Ok(Value::Null),
+            fails: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    fn fail(&mut self, op: &'static str, key: &str, msg: &str) {
+        self.fails.push(Fail { op, key: key.to_owned(), msg: msg.to_owned() });
+    }
+
+    fn add_file(&mut self, path: &str, text: &str, mtime: f64) {
+        self.files.insert(path.to_owned(), (text.to_owned(), mtime));
+    }
+
+    fn text(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(|(t, _)| t.as_str())
+    }
+
+    /// The lines of the session's log, as JSON text.
+    fn log_lines(&self) -> Vec<String> {
+        self.text(&format!("{}/log.jsonl", dir()))
+            .map(|t| t.lines().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    fn resolve(&self, path: &str) -> String {
+        let mut p = path.to_owned();
+        for _ in 0..16 {
+            let hit = self
+                .links
+                .iter()
+                .find(|(link, _)| p == **link || p.starts_with(&format!("{link}/")))
+                .map(|(l, t)| (l.len(), t.clone()));
+            match hit {
+                Some((n, target)) => p = format!("{target}{}", &p[n..]),
+                None => break,
+            }
+        }
+        p
+    }
+
+    fn is_dir(&self, real: &str) -> bool {
+        let prefix = format!("{real}/");
+        self.dirs.contains(real)
+            || self.files.keys().any(|f| f.starts_with(&prefix))
+            || self.dirs.iter().any(|d| d.starts_with(&prefix))
+    }
+
+    fn enoent(op: &str, path: &str) -> String {
+        format!("ENOENT: no such file or directory, {op} '{path}'")
+    }
+
+    fn stat(&self, path: &str, resolve: bool) -> Result<Value, String> {
+        if let Some(v) = self.stat_override.get(path) {
+            return Ok(v.clone());
+        }
+        let mut out = if self.links.contains_key(path) {
+            json!({"kind": "other", "size": 0, "mtimeMs": 0, "isLink": true})
+        } else {
+            let real = self.resolve(path);
+            if let Some((text, mtime)) = self.files.get(&real) {
+                json!({"kind": "file", "size": text.len(), "mtimeMs": mtime, "isLink": false})
+            } else if self.is_dir(&real) {
+                json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false})
+            } else {
+                return Err(Fake::enoent("stat", path));
+            }
+        };
+        if resolve {
+            out["realPath"] = json!(self.resolve(path));
+        }
+        Ok(out)
+    }
+
+    fn list(&self, path: &str) -> Result<Value, String> {
+        if let Some(v) = self.list_override.get(path) {
+            return Ok(v.clone());
+        }
+        let real = self.resolve(path);
+        if !self.is_dir(&real) {
+            return Err(Fake::enoent("scandir", path));
+        }
+        let prefix = format!("{real}/");
+        let mut entries: BTreeMap<String, Value> = BTreeMap::new();
+        fn child<'a>(p: &'a str, prefix: &str) -> Option<Vec<&'a str>> {
+            p.strip_prefix(prefix).map(|rest| rest.split('/').collect())
+        }
+        for (f, (text, mtime)) in &self.files {
+            if let Some(parts) = child(f, &prefix) {
+                let name = parts[0].to_owned();
+                let v = if parts.len() == 1 {
+                    json!({"name": name, "kind": "file", "size": text.len(), "mtimeMs": mtime, "isLink": false})
+                } else {
+                    json!({"name": name, "kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false})
+                };
+                entries.entry(parts[0].to_owned()).or_insert(v);
+            }
+        }
+        for d in &self.dirs {
+            if let Some(parts) = child(d, &prefix) {
+                let name = parts[0].to_owned();
+                entries
+                    .entry(name.clone())
+                    .or_insert(json!({"name": name, "kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false}));
+            }
+        }
+        for l in self.links.keys() {
+            if let Some(parts) = child(l, &prefix) {
+                if parts.len() == 1 {
+                    let name = parts[0].to_owned();
+                    entries.insert(name.clone(), json!({"name": name, "kind": "other", "size": 0, "mtimeMs": 0, "isLink": true}));
+                }
+            }
+        }
+        Ok(Value::Array(entries.into_values().collect()))
+    }
+
+    fn injected(&self, hook: &str, call: &Value) -> Option<String> {
+        let op = call["op"].as_str().unwrap_or("");
+        let key = match op {
+            "env" => call["name"].as_str().unwrap_or("").to_owned(),
+            "usage" => call["breakdown"].as_str().unwrap_or("").to_owned(),
+            "next" => hook.to_owned(),
+            "run" => call["argv"].to_string(),
+            _ => call["path"].as_str().unwrap_or("").to_owned(),
+        };
+        self.fails.iter().find(|f| f.op == op && key.contains(&f.key)).map(|f| f.msg.clone())
+    }
+
+    /// The shim's `perform`: `Ok(None)` is `undefined` (sent as `{}`).
+    fn perform(&mut self, hook: &str, call: &Value) -> Result<Option<Value>, String> {
+        if let Some(msg) = self.injected(hook, call) {
+            return Err(msg);
+        }
+        let path = call["path"].as_str().unwrap_or("").to_owned();
+        match call["op"].as_str().unwrap_or("") {
+            "env" => {
+                let name = call["name"].as_str().unwrap_or("");
+                if !["HOME", "USERPROFILE", "OS"].contains(&name) {
+                    return Err(format!("no such variable: {name}"));
+                }
+                Ok(self.env.get(name).map(|v| json!(v)))
+            }
+            "sessionId" => Ok(Some(json!(self.session_id))),
+            "now" => Ok(Some(json!(self.now))),
+            "exists" => {
+                let real = self.resolve(&path);
+                Ok(Some(json!(self.files.contains_key(&real) || self.is_dir(&real))))
+            }
+            "read" => {
+                let real = self.resolve(&path);
+                self.files.get(&real).map(|(t, _)| Some(json!(t))).ok_or_else(|| Fake::enoent("open", &path))
+            }
+            "write" => {
+                let real = self.resolve(&path);
+                let text = call["text"].as_str().ok_or("no text")?.to_owned();
+                self.files.insert(real, (text, self.now));
+                Ok(None)
+            }
+            "list" => self.list(&path).map(Some),
+            "stat" => self.stat(&path, call["resolve"] == json!(true)).map(Some),
+            "usage" => {
+                let mut context = json!({"tokens": self.tokens, "window": 200_000});
+                if call["breakdown"].is_string() {
+                    context["breakdown"] = self.breakdown.clone();
+                }
+                Ok(Some(json!({ "context": context })))
+            }
+            "run" => Ok(Some(json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}))),
+            "debug" => Ok(None),
+            "after" => {
+                self.now += call["ms"].as_f64().unwrap_or(0.0);
+                Ok(None)
+            }
+            "compact" => self.compact.clone().map(Some),
+            "command" => self.command.clone().map(Some),
+            other => Err(format!("unknown call: {other}")),
+        }
+    }
+
+    fn record(&mut self, hook: &str, call: Value) {
+        self.log.push(Rec { hook: hook.to_owned(), call });
+    }
+
+    /// Every recorded call of `op`.
+    fn calls(&self, op: &str) -> Vec<Value> {
+        self.log.iter().filter(|r| r.op() == op).map(|r| r.call.clone()).collect()
+    }
+
+    /// The ops recorded for `hook`, in order.
+    fn ops(&self, hook: &str) -> Vec<String> {
+        self.log.iter().filter(|r| r.hook == hook).map(|r| r.op().to_owned()).collect()
+    }
+
+    fn clear(&mut self) {
+        self.log.clear();
+    }
+}
+
+/// The shim's `downEvent`: the event with the core's changes.
+fn down_event(e: &Value, call: &Value) -> Value {
+    let mut down = e.clone();
+    if let Some(i) = call["instructions"].as_str() {
+        down["instructions"] = json!(i);
+    }
+    if let Some(blocks) = call["append"].as_array() {
+        let mut content = down["message"]["content"].as_array().cloned().unwrap_or_default();
+        content.extend(blocks.iter().map(|t| json!({"type": "text", "text": t})));
+        down["message"]["content"] = Value::Array(content);
+    }
+    down
+}
+
+/// One loaded module (the core) and the host around it.
+struct Harness {
+    core: Core,
+    fake: Fake,
+    /// A compaction the engine runs while a turn-end job waits on `after`.
+    during_after: Option<Value>,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        Harness { core: Core::new(Options::default()), fake: Fake::new(), during_after: None }
+    }
+
+    fn with(options: Options) -> Harness {
+        Harness { core: Core::new(options), fake: Fake::new(), during_after: None }
+    }
+
+    /// The engine fires `hook`: what the shim resolves (Ok) or rejects with (Err).
+    /// Work the core spawns runs to its end before this returns.
+    fn fire(&mut self, hook: &str, e: Value) -> Result<Value, String> {
+        let mut spawned = Vec::new();
+        let out = self.drive(hook, &e, true, &mut spawned);
+        for name in spawned {
+            let mut more = Vec::new();
+            let _ = self.drive(&name, &json!({}), false, &mut more);
+            assert!(more.is_empty(), "a spawned job spawned again");
+        }
+        out
+    }
+
+    fn next(&mut self, hook: &str, down: Value, by: &str) -> Result<Value, String> {
+        self.fake.record(hook, json!({"op": "next", "by": by, "down": down}));
+        self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null))
+    }
+
+    /// `drive` in js/compact-plus.js, step for step.
+    fn drive(&mut self, hook: &str, e: &Value, has_next: bool, spawned: &mut Vec<String>) -> Result<Value, String> {
+        let mut called = false;
+        let mut result = Value::Null;
+        let mut step: Value = serde_json::from_str(&self.core.start(hook, &e.to_string())).expect("start answers JSON");
+        while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
+            let id = step["id"].as_u64().expect("an id with calls") as u32;
+            let mut answers = Vec::new();
+            for call in calls {
+                if call["op"] == "next" {
+                    if called || !has_next {
+                        answers.push(json!({"err": "next is not available here"}));
+                        continue;
+                    }
+                    called = true;
+                    let down = down_event(e, &call);
+                    let mut rec = call.clone();
+                    rec["by"] = json!("core");
+                    rec["down"] = down.clone();
+                    self.fake.record(hook, rec);
+                    match self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)) {
+                        Ok(v) => {
+                            result = v.clone();
+                            answers.push(json!({ "ok": v }));
+                        }
+                        Err(err) => {
+                            self.core.cancel(id);
+                            self.fake.record(hook, json!({"op": "cancel", "id": id}));
+                            return Err(err);
+                        }
+                    }
+                    continue;
+                }
+                if call["op"] == "after" {
+                    if let Some(compaction) = self.during_after.take() {
+                        self.fire("session.compact", compaction).expect("the compaction in between");
+                    }
+                }
+                self.fake.record(hook, call.clone());
+                answers.push(match self.fake.perform(hook, &call) {
+                    Ok(Some(v)) => json!({ "ok": v }),
+                    Ok(None) => json!({}),
+                    Err(err) => json!({ "err": err }),
+                });
+            }
+            step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string())).expect("resume answers JSON");
+        }
+        if let Some(done) = step.get("done") {
+            if let Some(name) = done.get("spawn").and_then(Value::as_str) {
+                self.fake.record(hook, json!({"op": "spawn", "name": name}));
+                spawned.push(name.to_owned());
+            }
+            if let Some(skip) = done.get("skip").filter(|_| !called) {
+                self.fake.record(hook, json!({"op": "skip", "reason": skip}));
+                return Ok(json!({ "skip": skip }));
+            }
+            if !called && has_next {
+                result = self.next(hook, e.clone(), "shim")?;
+            }
+            if let Some(files) = done.get("instructionFiles") {
+                let mut r = result.as_object().cloned().unwrap_or_default();
+                r.insert("instructionFiles".into(), files.clone());
+                return Ok(Value::Object(r));
+            }
+            return Ok(result);
+        }
+        assert_eq!(step, json!({"stuck": true}), "a step is calls, done or stuck");
+        self.fake.record(hook, json!({"op": "stuck"}));
+        if called || !has_next {
+            Ok(result)
+        } else {
+            self.next(hook, e.clone(), "shim")
+        }
+    }
+
+    fn compact(&mut self, e: Value) -> Result<Value, String> {
+        self.fire("session.compact", e)
+    }
+
+    fn append(&mut self, e: Value) -> Result<Value, String> {
+        self.fire("session.append", e)
+    }
+
+    fn turn(&mut self) -> Result<Value, String> {
+        self.fire("turn.complete", json!({"reason": "answer", "answer": "Done.", "isAborted": false}))
+    }
+
+    /// The `next` calls of `hook`, in order.
+    fn nexts(&self, hook: &str) -> Vec<Value> {
+        self.fake.log.iter().filter(|r| r.hook == hook && r.op() == "next").map(|r| r.call.clone()).collect()
+    }
+
+    fn armed(&self) -> bool {
+        self.core.session().state.borrow().turn_end_armed
+    }
+
+    fn pending(&self) -> Option<Vec<String>> {
+        self.core.session().state.borrow().pending.clone()
+    }
+}
+
+// ---------------------------------------------------------------- events
+
+fn messages() -> Value {
+    json!([
+        {"role": "user", "text": "Please fix the parser in src/parse.rs", "toolUses": [], "handle": "h1"},
+        {"role": "assistant", "text": "Looking.", "toolUses": [{"tool": "Bash", "input": {"command": "cargo test"}, "text": "ok", "isError": false}], "handle": "h2"},
+        {"role": "user", "text": "<system-reminder>tool list</system-reminder>", "toolUses": [], "handle": "h3"},
+        {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"},
+    ])
+}
+
+fn compact_event(trigger: &str) -> Value {
+    json!({"trigger": trigger, "messages": messages()})
+}
+
+fn summary_row() -> Value {
+    json!({"door": "compaction", "origin": {"kind": "engine"},
+           "message": {"type": "user", "role": "user", "content": [{"type": "text", "text": "This session is being continued from a previous conversation. Summary."}]}})
+}
+
+fn boundary_row() -> Value {
+    json!({"door": "compaction", "origin": {"kind": "engine"},
+           "message": {"type": "system", "name": "compact_boundary", "content": [{"type": "text", "text": "Conversation compacted"}]}})
+}
+
+/// A verbatim block holding `texts` in this order (oldest first), and none of `absent`.
+/// How each is introduced (the separators, the intro) is `verbatim`'s business.
+fn verbatim_block(block: &str, texts: &[&str], absent: &[&str]) {
+    assert!(block.starts_with("<user-messages-verbatim>\n") && block.ends_with("\n</user-messages-verbatim>"), "{block}");
+    let mut from = 0;
+    for t in texts {
+        let at = block[from..].find(&format!("\n{t}\n")).unwrap_or_else(|| panic!("{t:?} missing or out of order in {block}"));
+        from += at + t.len();
+    }
+    for t in absent {
+        assert!(!block.contains(t), "{t:?} in {block}");
+    }
+}
+
+/// The text blocks `next` received beyond the row's own, for the last append.
+fn appended(h: &Harness) -> Vec<String> {
+    let nexts = h.nexts("session.append");
+    let last = nexts.last().expect("an append reached next");
+    let content = last["down"]["message"]["content"].as_array().cloned().unwrap_or_default();
+    content.iter().skip(1).map(|b| b["text"].as_str().unwrap_or("").to_owned()).collect()
+}
+
+fn pointer_block(file: &str, d: &str) -> String {
+    let p = handoff::pointer_text(file, d);
+    assert!(p.contains(&format!("\"{file}\"")) && p.contains(&format!("rg -n \"<term>\" \"{d}\"")));
+    p
+}
+
+// ---------------------------------------------------------------- session.compact
+
+#[test]
+fn compaction_writes_history_passes_instructions_and_logs() {
+    let mut h = Harness::new();
+    let out = h.compact(compact_event("manual")).unwrap();
+    // The engine's result comes back unchanged (ref:179).
+    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+
+    // ref:26-29 then ref:69-77: env, env, id; now, id, write; then next.
+    assert_eq!(h.fake.ops("session.compact")[..7], ["env", "env", "sessionId", "now", "sessionId", "write", "next"]);
+    let envs: Vec<_> = h.fake.calls("env").iter().map(|c| c["name"].clone()).collect();
+    assert_eq!(envs[..2], [json!("USERPROFILE"), json!("HOME")]);
+
+    let file = history_file("manual");
+    let text = h.fake.text(&file).expect("history written");
+    assert!(text.starts_with(&format!(
+        "# Conversation before compaction\n\nSession {SID}, compacted {NOW_ISO} (manual), 4 messages. Written by the compact-plus mod.\n"
+    )));
+    assert!(text.contains("## [0] user\n\nPlease fix the parser in src/parse.rs\n"));
+    assert!(text.contains("### tool Bash\ninput: {\"command\":\"cargo test\"}\nresult:\nok\n"));
+
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1, "next asked once");
+    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some(FIRST), true)));
+    // The rest of the event goes down as received.
+    assert_eq!(nexts[0]["down"]["messages"], messages());
+
+    // One log line, keys in the reference's order (ref:166-175).
+    assert_eq!(
+        h.fake.log_lines(),
+        vec![format!(
+            "{{\"at\":\"{NOW_ISO}\",\"event\":\"compact\",\"trigger\":\"manual\",\"messages\":4,\"kept\":0,\"verbatim\":2,\"tokensBefore\":5000,\"tokensAfter\":800,\"file\":\"{file}\"}}"
+        )]
+    );
+
+    // Pending: the verbatim block, then the pointer (ref:160-163).
+    let pending = h.pending().expect("blocks pending");
+    assert_eq!(pending.len(), 2);
+    // Machine rows are not the person's words.
+    verbatim_block(&pending[0], &[FIRST, "Also keep the old API"], &["tool list", "Looking."]);
+    assert_eq!(pending[1], pointer_block(&file, &dir()));
+}
+
+#[test]
+fn no_home_and_no_userprofile() {
+    let mut h = Harness::new();
+    h.fake.env.clear();
+    h.compact(compact_event("auto")).unwrap();
+
+    assert!(h.fake.calls("write").is_empty(), "no history, no log");
+    assert!(h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(), "no pruning");
+    assert!(h.fake.calls("sessionId").is_empty(), "the id is asked only with a home (ref:27-28)");
+    assert!(h.fake.files.is_empty());
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    // Still the handoff instructions, naming the first kept message; nothing saved.
+    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some(FIRST), false)));
+
+    h.append(summary_row()).unwrap();
+    let blocks = appended(&h);
+    assert_eq!(blocks.len(), 1, "the verbatim block alone, no pointer: {blocks:?}");
+    verbatim_block(&blocks[0], &[FIRST, "Also keep the old API"], &[]);
+}
+
+#[test]
+fn empty_userprofile_does_not_fall_back_to_home() {
+    // `??` only skips null and undefined: USERPROFILE="" means no home (ref:26-27).
+    let mut h = Harness::new();
+    h.fake.env.insert("USERPROFILE".into(), String::new());
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.fake.calls("env"), vec![json!({"op": "env", "name": "USERPROFILE"})]);
+    assert!(h.fake.calls("write").is_empty());
+}
+
+#[test]
+fn userprofile_preferred_over_home_with_forward_slashes() {
+    let mut h = Harness::new();
+    h.fake.env.insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    h.compact(compact_event("manual")).unwrap();
+
+    // HOME is never asked once USERPROFILE answers (ref:26).
+    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "HOME"));
+    let d = format!("C:/Users/ann/.claude/compact-history/{SID}");
+    let file = format!("{d}/{NOW_STAMP}-manual.md");
+    assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
+    assert!(h.fake.text(&format!("{d}/log.jsonl")).is_some());
+
+    h.append(summary_row()).unwrap();
+    assert_eq!(appended(&h).last().unwrap(), &pointer_block(&file, &d));
+}
+
+#[test]
+fn history_write_failure_costs_the_pointer_alone() {
+    let mut h = Harness::new();
+    h.fake.fail("write", ".md", "EFBIG: over 4 MiB");
+    h.compact(compact_event("manual")).unwrap();
+
+    let pending = h.pending().unwrap();
+    assert_eq!(pending.len(), 1, "verbatim kept, pointer gone");
+    verbatim_block(&pending[0], &[FIRST, "Also keep the old API"], &[]);
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].ends_with(",\"verbatim\":2,\"tokensBefore\":5000,\"tokensAfter\":800,\"file\":null}"), "{}", lines[0]);
+    // The instructions still went down with the onward line.
+    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some(FIRST), false)));
+}
+
+#[test]
+fn env_rejecting_sends_the_event_down_unchanged() {
+    // prepare throws, so `down = e` (ref:148-151): no instructions of ours.
+    let mut h = Harness::new();
+    h.fake.fail("env", "USERPROFILE", "denied");
+    let mut e = compact_event("manual");
+    e["instructions"] = json!("mine");
+    h.compact(e.clone()).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert_eq!(nexts[0]["down"], e);
+    assert!(h.pending().is_none(), "no prep, nothing pending (ref:157)");
+    assert!(h.fake.calls("write").is_empty());
+}
+
+#[test]
+fn subagent_compaction_gets_instructions_only() {
+    let mut h = Harness::new();
+    h.core.session().state.borrow_mut().turn_end_armed = false;
+    let mut e = compact_event("auto");
+    e["agentId"] = json!("agent-7");
+    e["instructions"] = json!("  keep the test names \n");
+    let out = h.compact(e).unwrap();
+    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+
+    assert_eq!(h.fake.ops("session.compact"), ["next"], "no env, no writes, no log");
+    // handoffInstructions(null) (ref:137): no first message named, nothing saved.
+    let instructions = h.nexts("session.compact")[0]["down"]["instructions"].as_str().unwrap().to_owned();
+    assert_eq!(instructions, ours(Some("keep the test names"), None, false));
+    assert!(instructions.starts_with("keep the test names\n\n"));
+    assert!(h.pending().is_none());
+    assert!(!h.armed(), "a subagent's compaction does not re-arm (ref:139)");
+
+    // Nothing pending: the summary row passes untouched.
+    h.append(summary_row()).unwrap();
+    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+}
+
+#[test]
+fn own_instructions_first_then_ours() {
+    let theirs = ours(None, Some(FIRST), true);
+    for (own, want) in [
+        (json!("  Focus on the DB migration.  \n"), format!("Focus on the DB migration.\n\n{theirs}")),
+        (json!(" \n\t"), theirs.clone()),
+        (Value::Null, theirs.clone()),
+    ] {
+        let mut h = Harness::new();
+        let mut e = compact_event("manual");
+        if !own.is_null() {
+            e["instructions"] = own;
+        }
+        h.compact(e).unwrap();
+        assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(want));
+    }
+}
+
+#[test]
+fn verbatim_budget_zero_keeps_no_messages() {
+    let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, None, true)));
+    assert_eq!(h.pending(), Some(vec![pointer_block(&history_file("manual"), &dir())]));
+    assert!(h.fake.log_lines()[0].contains("\"verbatim\":0"));
+
+    // No home as well: no blocks at all, so nothing is pending (ref:163).
+    let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
+    h.fake.env.clear();
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.pending().is_none());
+    h.append(summary_row()).unwrap();
+    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+}
+
+#[test]
+fn verbatim_the_engine_kept_is_dropped() {
+    let mut h = Harness::new();
+    let carried = "This session is being continued from a previous conversation.\n<user-messages-verbatim>\nintro\n\n--- user message ---\nan older request\n</user-messages-verbatim>";
+    let mut e = compact_event("auto");
+    let mut msgs = vec![json!({"role": "user", "text": carried, "handle": "old-sum"})];
+    msgs.extend(messages().as_array().unwrap().iter().cloned());
+    e["messages"] = Value::Array(msgs);
+    h.fake.next.insert(
+        "session.compact".into(),
+        Ok(json!({"messages": [
+            {"role": "user", "text": "summary", "handle": "sum-2"},
+            {"role": "user", "text": "Also keep the old API", "handle": "h4"},
+        ], "tokensBefore": 9, "tokensAfter": 3})),
+    );
+    h.compact(e).unwrap();
+
+    let pending = h.pending().unwrap();
+    // A carried entry has no handle and stays; the one the engine kept goes (ref:158-159).
+    assert_eq!(pending.len(), 2);
+    verbatim_block(&pending[0], &["an older request", FIRST], &["Also keep the old API"]);
+    // The instructions were built before the result: they name the first entry.
+    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some("an older request"), true)));
+    let line = &h.fake.log_lines()[0];
+    assert!(line.contains("\"messages\":5,\"kept\":1,\"verbatim\":2,\"tokensBefore\":9,\"tokensAfter\":3"), "{line}");
+}
+
+#[test]
+fn result_without_messages_leaves_state_alone() {
+    let mut h = Harness::new();
+    h.core.session().state.borrow_mut().turn_end_armed = false;
+    for result in [json!({"tokensBefore": 1}), json!({"messages": null}), json!({"messages": "x"}), Value::Null] {
+        h.fake.next.insert("session.compact".into(), Ok(result.clone()));
+        let out = h.compact(compact_event("manual")).unwrap();
+        assert_eq!(out, result);
+        assert!(!h.armed(), "{result}");
+        assert!(h.pending().is_none(), "{result}");
+    }
+    assert!(h.fake.log_lines().is_empty(), "no compact log without a result (ref:157)");
+    assert!(h.fake.calls("list").is_empty());
+}
+
+#[test]
+fn tokens_absent_from_the_result_are_absent_from_the_log() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": 7})));
+    h.compact(compact_event("manual")).unwrap();
+    let line = &h.fake.log_lines()[0];
+    assert!(line.contains("\"verbatim\":2,\"tokensBefore\":7,\"file\":"), "{line}");
+    assert!(!line.contains("tokensAfter"));
+}
+
+#[test]
+fn null_tokens_are_logged_as_null() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": null})));
+    h.compact(compact_event("manual")).unwrap();
+    let line = &h.fake.log_lines()[0];
+    assert!(line.contains("\"verbatim\":2,\"tokensBefore\":null,\"file\":"), "{line}");
+}
+
+#[test]
+fn missing_trigger_is_left_out_of_the_log() {
+    let mut h = Harness::new();
+    h.compact(json!({"messages": messages()})).unwrap();
+    // The file name interpolates it (ref:70) ...
+    assert!(h.fake.text(&history_file("undefined")).is_some());
+    // ... but JSON.stringify drops an undefined value (ref:166-175).
+    let line = &h.fake.log_lines()[0];
+    assert!(!line.contains("\"trigger\""), "{line}");
+}
+
+#[test]
+fn log_appends_to_the_existing_file() {
+    let mut h = Harness::new();
+    let log = format!("{}/log.jsonl", dir());
+    h.fake.add_file(&log, "{\"earlier\":1}\n", NOW - DAY);
+    h.compact(compact_event("manual")).unwrap();
+    let text = h.fake.text(&log).unwrap();
+    assert!(text.starts_with("{\"earlier\":1}\n{\"at\":"), "{text}");
+    assert_eq!(text.lines().count(), 2);
+    // exists, read, write for the log; the write is the hook's last call.
+    let ops = h.fake.ops("session.compact");
+    assert_eq!(ops.last().unwrap(), "write");
+    assert!(ops.contains(&"exists".to_owned()) && ops.contains(&"read".to_owned()));
+}
+
+#[test]
+fn log_read_failure_costs_the_line_alone() {
+    let mut h = Harness::new();
+    let log = format!("{}/log.jsonl", dir());
+    h.fake.add_file(&log, "keep me\n", NOW - DAY);
+    h.fake.fail("read", "log.jsonl", "EACCES");
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.fake.text(&log), Some("keep me\n"), "never overwritten with less (ref:33-37)");
+    assert!(h.pending().is_some());
+}
+
+// ---------------------------------------------------------------- session.append
+
+#[test]
+fn append_fills_only_the_first_main_summary_row() {
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    let pending = h.pending().unwrap();
+    h.fake.clear();
+
+    // The boundary row passes untouched, and the core asks nothing (ref:183).
+    h.append(boundary_row()).unwrap();
+    assert_eq!(h.fake.ops("session.append"), ["next"]);
+    assert_eq!(h.nexts("session.append")[0]["by"], "shim");
+    assert_eq!(h.nexts("session.append")[0]["down"], boundary_row());
+
+    // A subagent's summary row passes too.
+    let mut sub = summary_row();
+    sub["agentId"] = json!("agent-1");
+    h.append(sub.clone()).unwrap();
+    assert_eq!(h.nexts("session.append")[1]["down"], sub);
+
+    // A user-typed row with another role is not the summary row.
+    let mut odd = summary_row();
+    odd["message"]["role"] = json!("assistant");
+    h.append(odd.clone()).unwrap();
+    assert_eq!(h.nexts("session.append")[2]["down"], odd);
+    assert_eq!(h.pending().as_ref(), Some(&pending), "still pending");
+
+    // The summary row gets the blocks, once, through the core's own next.
+    let out = h.append(summary_row()).unwrap();
+    assert_eq!(out, json!({"message": {}, "uuid": "sum-1"}));
+    let n = h.nexts("session.append");
+    assert_eq!(n.len(), 4);
+    assert_eq!(n[3]["by"], "core");
+    assert_eq!(n[3]["append"], json!(pending));
+    let mut want = summary_row();
+    for b in &pending {
+        want["message"]["content"].as_array_mut().unwrap().push(json!({"type": "text", "text": b}));
+    }
+    assert_eq!(n[3]["down"], want);
+    assert!(h.pending().is_none());
+
+    // Consumed: the next summary row passes untouched.
+    h.append(summary_row()).unwrap();
+    let n = h.nexts("session.append");
+    assert_eq!(n.len(), 5);
+    assert_eq!(n[4]["down"], summary_row());
+}
+
+#[test]
+fn append_without_a_message_passes() {
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    let e = json!({"door": "compaction"});
+    h.append(e.clone()).unwrap();
+    assert_eq!(h.nexts("session.append")[0]["down"], e);
+    assert!(h.pending().is_some());
+}
+
+// ---------------------------------------------------------------- prompt.context
+
+fn file(path: &str, kind: &str, content: &str) -> Value {
+    json!({"path": path, "kind": kind, "content": content, "parent": null})
+}
+
+fn context(h: &mut Harness, e: Value, result: Value) -> Value {
+    h.fake.next.insert("prompt.context".into(), Ok(result));
+    h.fire("prompt.context", e).unwrap()
+}
+
+#[test]
+fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
+    let mut h = Harness::new();
+    h.fake.add_file("/home/ann/.claude/memory/MEMORY.md", "changed on disk", NOW);
+    h.fake.add_file("/etc/claude-code/CLAUDE.md", "changed on disk", NOW);
+    h.fake.add_file("/p/AGENTS.md", "Use tabs.\n@docs/style.md\n", NOW);
+    let files = json!([
+        file("/home/ann/.claude/memory/MEMORY.md", "memory", "old"),
+        file("/etc/claude-code/CLAUDE.md", "managed", "old"),
+        file("/p/CLAUDE.md", "project", "gone from disk"),
+        file("/p/AGENTS.md", "project", "Use tabs.\nStyle: short lines."),
+    ]);
+    let result = json!({"blocks": ["b"], "instructionFiles": files});
+    let out = context(&mut h, json!({"instructionFiles": []}), result.clone());
+
+    let reads: Vec<_> = h.fake.calls("read").iter().map(|c| c["path"].clone()).collect();
+    assert_eq!(reads, [json!("/p/CLAUDE.md"), json!("/p/AGENTS.md")], "memory and managed are not read (ref:198)");
+    assert_eq!(out, result, "nothing refreshed: the engine's result as is");
+    assert!(h.fake.calls("write").is_empty());
+    assert_eq!(h.nexts("prompt.context").len(), 1);
+    assert_eq!(h.nexts("prompt.context")[0]["by"], "core");
+}
+
+#[test]
+fn context_unchanged_file_is_not_refreshed() {
+    let mut h = Harness::new();
+    // Frontmatter, a comment, CRLF and trailing spaces: the same text (ref:207-208).
+    h.fake.add_file("/p/CLAUDE.md", "---\ntitle: x\n---\r\n<!-- note -->\r\nRun   \r\ncargo test.\r\n\r\n", NOW);
+    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "\nRun\ncargo test.")]});
+    let out = context(&mut h, json!({}), result.clone());
+    assert_eq!(h.fake.calls("read").len(), 1);
+    assert_eq!(out, result);
+    assert!(h.fake.log_lines().is_empty());
+}
+
+#[test]
+fn context_edited_file_is_refreshed_and_logged() {
+    let mut h = Harness::new();
+    h.fake.add_file("/p/CLAUDE.md", "---\ntitle: x\n---\nRun cargo nextest.\n<!-- hidden -->\n", NOW);
+    h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
+    let result = json!({
+        "blocks": ["b"],
+        "instructionFiles": [file("/p/CLAUDE.md", "project", "Run cargo test."), file("/p/sub/CLAUDE.md", "project", "same")],
+        "originMarkedPaths": [],
+    });
+    let out = context(&mut h, json!({}), result.clone());
+
+    let mut want = result.clone();
+    want["instructionFiles"][0]["content"] = json!("Run cargo nextest.\n\n");
+    assert_eq!(out, want, "the new text, every other field kept");
+    assert_eq!(
+        h.fake.log_lines(),
+        vec![format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"instructions-refreshed\",\"files\":[\"/p/CLAUDE.md\"]}}")]
+    );
+}
+
+#[test]
+fn context_edited_file_without_home_is_refreshed_unlogged() {
+    let mut h = Harness::new();
+    h.fake.env.clear();
+    h.fake.add_file("/p/CLAUDE.md", "new", NOW);
+    let out = context(&mut h, json!({}), json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]}));
+    assert_eq!(out["instructionFiles"][0]["content"], "new");
+    assert!(h.fake.calls("write").is_empty());
+}
+
+#[test]
+// A deliberate difference: in the reference (ref:214) a failing historyDir throws
+// inside the try and loses the refresh; a failed log line should cost the line alone.
+fn context_env_rejecting_after_a_refresh_still_refreshes() {
+    let mut h = Harness::new();
+    h.fake.add_file("/p/CLAUDE.md", "new", NOW);
+    h.fake.fail("env", "USERPROFILE", "denied");
+    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
+    let out = context(&mut h, json!({}), result);
+    assert_eq!(out, json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "new")]}));
+    assert!(h.fake.calls("write").is_empty());
+}
+
+#[test]
+fn context_prefers_the_results_files_over_the_events() {
+    let mut h = Harness::new();
+    h.fake.add_file("/p/A.md", "A new", NOW);
+    h.fake.add_file("/p/B.md", "B new", NOW);
+    let e = json!({"instructionFiles": [file("/p/A.md", "project", "A old")]});
+    let out = context(&mut h, e.clone(), json!({"instructionFiles": [file("/p/B.md", "project", "B old")]}));
+    let reads: Vec<_> = h.fake.calls("read").iter().map(|c| c["path"].clone()).collect();
+    assert_eq!(reads, [json!("/p/B.md")]);
+    assert_eq!(out["instructionFiles"], json!([file("/p/B.md", "project", "B new")]));
+
+    // A result without the list (or with null) falls back to the event's (ref:193).
+    for result in [json!({"blocks": []}), json!({"blocks": [], "instructionFiles": null})] {
+        h.fake.clear();
+        let out = context(&mut h, e.clone(), result);
+        assert_eq!(out, json!({"blocks": [], "instructionFiles": [file("/p/A.md", "project", "A new")]}));
+    }
+
+    // An empty list in the result is the answer: nothing read.
+    h.fake.clear();
+    let out = context(&mut h, e, json!({"instructionFiles": []}));
+    assert!(h.fake.calls("read").is_empty());
+    assert_eq!(out, json!({"instructionFiles": []}));
+}
+
+// ---------------------------------------------------------------- turn.complete
+
+/// Tokens at which the default 90% of a 100,000 threshold is reached.
+const NEAR: u64 = 90_000;
+
+#[test]
+fn turn_complete_spawns_only_armed_on_a_main_answer() {
+    let mut h = Harness::new();
+    for (e, spawns) in [
+        (json!({"reason": "answer"}), true),
+        (json!({"reason": "tool_use"}), false),
+        (json!({"reason": "aborted"}), false),
+        (json!({}), false),
+        (json!({"reason": "answer", "agentId": "a1"}), false),
+    ] {
+        h.fake.clear();
+        let out = h.fire("turn.complete", e.clone()).unwrap();
+        assert_eq!(out, json!({"ok": true}));
+        let n = h.nexts("turn.complete");
+        assert_eq!(n.len(), 1, "{e}");
+        assert_eq!(n[0]["by"], "core", "the core asks next itself (ref:223)");
+        assert_eq!(n[0]["down"], e);
+        assert_eq!(!h.fake.calls("spawn").is_empty(), spawns, "{e}");
+    }
+    // Disarmed: no job.
+    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.fake.clear();
+    h.turn().unwrap();
+    assert!(h.fake.calls("spawn").is_empty());
+}
+
+#[test]
+fn turn_end_percent_zero_disables() {
+    for mut h in [
+        Harness::with(Options { turn_end_percent: 0.0, ..Options::default() }),
+        Harness::with(Options::from_json(r#"{"turnEndPercent":0}"#)),
+        Harness::with(Options::from_json(r#"{"turnEndPercent":"abc"}"#)),
+    ] {
+        h.fake.tokens = json!(99_999);
+        h.turn().unwrap();
+        assert!(h.fake.calls("spawn").is_empty());
+        assert!(h.fake.calls("usage").is_empty());
+    }
+}
+
+#[test]
+fn turn_end_percent_from_options_is_a_number() {
+    let mut h = Harness::with(Options::from_json(r#"{"turnEndPercent":"50"}"#));
+    h.fake.tokens = json!(50_000);
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("compact").len(), 1);
+    assert!(h.fake.log_lines()[0].ends_with("\"event\":\"turn-end-compact\",\"percent\":50}"));
+}
+
+#[test]
+fn near_threshold_logs_waits_and_compacts() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.turn().unwrap();
+
+    assert_eq!(
+        h.fake.ops("turn-end"),
+        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "compact"]
+    );
+    let usage = h.fake.calls("usage");
+    assert_eq!(usage[0], json!({"op": "usage"}));
+    assert_eq!(usage[1], json!({"op": "usage", "breakdown": "summary"}));
+    assert_eq!(h.fake.calls("after"), vec![json!({"op": "after", "ms": 1500})]);
+    assert_eq!(h.fake.now, NOW + 1500.0);
+    assert_eq!(
+        h.fake.log_lines(),
+        vec![format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"turn-end-compact\",\"percent\":90}}")]
+    );
+    assert!(h.fake.calls("command").is_empty());
+    assert!(!h.armed(), "one turn-end compaction per window");
+
+    // Disarmed until a compaction re-arms: the next answer starts nothing.
+    h.fake.clear();
+    h.turn().unwrap();
+    assert!(h.fake.calls("spawn").is_empty());
+}
+
+#[test]
+fn below_threshold_rearms_without_compacting() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR - 1);
+    h.turn().unwrap();
+    assert_eq!(h.fake.ops("turn-end"), ["usage", "now", "usage"]);
+    assert!(h.armed());
+    assert!(h.fake.calls("compact").is_empty());
+
+    // No tokens: the threshold is not even asked for (ref:96).
+    let mut h = Harness::new();
+    h.fake.tokens = json!(0);
+    h.turn().unwrap();
+    assert_eq!(h.fake.ops("turn-end"), ["usage"]);
+    assert!(h.armed());
+}
+
+#[test]
+fn compact_rejected_runs_the_compact_command() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.fake.compact = Err("session.compact is not available in a headless session".into());
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("command"), vec![json!({"op": "command", "command": "compact"})]);
+    let ops = h.fake.ops("turn-end");
+    assert_eq!(ops[ops.len() - 2..], ["compact", "command"]);
+    assert!(!h.armed());
+    assert_eq!(h.fake.log_lines().len(), 1, "no failure logged");
+}
+
+#[test]
+fn both_rejected_rearm_and_log_the_error() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.fake.compact = Err("no".into());
+    // 'é' is one UTF-16 unit and two UTF-8 bytes: the cut counts units (ref:118).
+    let long = "é".repeat(400);
+    h.fake.command = Err(long);
+    h.turn().unwrap();
+    assert!(h.armed(), "re-armed (ref:117)");
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[1],
+        format!("{{\"at\":\"{}\",\"event\":\"turn-end-compact-failed\",\"error\":\"{}\"}}", "2023-11-14T22:13:21.500Z", "é".repeat(300))
+    );
+
+    // Re-armed: the next answer starts another attempt.
+    h.fake.clear();
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("spawn").len(), 1);
+    assert_eq!(h.fake.calls("compact").len(), 1);
+}
+
+#[test]
+fn threshold_is_cached_for_ten_minutes() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR - 1);
+    let summaries = |h: &Harness| h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count();
+
+    h.turn().unwrap();
+    assert_eq!(summaries(&h), 1);
+    h.fake.now = NOW + 599_999.0;
+    h.turn().unwrap();
+    assert_eq!(summaries(&h), 1, "cached within ten minutes");
+    assert_eq!(h.fake.calls("usage").len(), 3, "the plain usage is asked every time");
+    h.fake.now = NOW + 600_000.0;
+    h.turn().unwrap();
+    assert_eq!(summaries(&h), 2, "asked again after ten minutes");
+
+    // The cached value is what decides: the threshold drops, the cache still says 100,000.
+    h.fake.breakdown = json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 1000});
+    h.fake.now = NOW + 600_001.0;
+    h.turn().unwrap();
+    assert!(h.fake.calls("compact").is_empty());
+    assert_eq!(summaries(&h), 2);
+}
+
+#[test]
+fn a_disabled_or_zero_threshold_is_never_near() {
+    for breakdown in [
+        json!({"isAutoCompactEnabled": false, "autoCompactThreshold": 100}),
+        json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 0}),
+        json!({"isAutoCompactEnabled": true}),
+        Value::Null,
+    ] {
+        let mut h = Harness::new();
+        h.fake.tokens = json!(1_000_000);
+        h.fake.breakdown = breakdown.clone();
+        h.turn().unwrap();
+        assert!(h.fake.calls("compact").is_empty(), "{breakdown}");
+        assert!(h.armed(), "{breakdown}");
+        // The zero is cached too: within ten minutes no breakdown is asked again.
+        h.turn().unwrap();
+        assert_eq!(h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count(), 1, "{breakdown}");
+    }
+}
+
+#[test]
+fn usage_rejecting_rearms() {
+    for key in ["", "summary"] {
+        let mut h = Harness::new();
+        h.fake.tokens = json!(NEAR);
+        h.fake.fail("usage", key, "usage unavailable");
+        h.turn().unwrap();
+        assert!(h.armed(), "{key:?}");
+        assert!(h.fake.calls("compact").is_empty());
+        assert!(h.fake.log_lines().is_empty());
+    }
+}
+
+#[test]
+fn env_rejecting_when_near_stays_disarmed_without_compacting() {
+    // historyDir throws after `near`: compactIfNear rejects before the timer (ref:109).
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.fake.fail("env", "USERPROFILE", "denied");
+    h.turn().unwrap();
+    assert!(h.fake.calls("compact").is_empty());
+    assert!(h.fake.calls("after").is_empty());
+    assert!(!h.armed());
+}
+
+#[test]
+fn no_home_when_near_compacts_without_logging() {
+    let mut h = Harness::new();
+    h.fake.env.clear();
+    h.fake.tokens = json!(NEAR);
+    h.fake.compact = Err("no".into());
+    h.fake.command = Err("no either".into());
+    h.turn().unwrap();
+    assert!(h.fake.calls("write").is_empty());
+    assert_eq!(h.fake.calls("command").len(), 1);
+    assert!(h.armed());
+}
+
+#[test]
+fn a_compaction_rearms_except_precompute() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.turn().unwrap();
+    assert!(!h.armed());
+
+    // A precompute compaction does not re-arm (ref:156).
+    h.compact(compact_event("precompute")).unwrap();
+    assert!(!h.armed());
+    assert!(h.pending().is_some(), "it still leaves blocks");
+    h.fake.clear();
+    h.turn().unwrap();
+    assert!(h.fake.calls("spawn").is_empty());
+
+    // The compaction that follows (the one the turn end asked for) re-arms.
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.armed());
+    h.fake.clear();
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("spawn").len(), 1);
+}
+
+#[test]
+fn a_compaction_without_home_still_rearms() {
+    let mut h = Harness::new();
+    h.fake.env.clear();
+    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.compact(compact_event("auto")).unwrap();
+    assert!(h.armed());
+}
+
+// ---------------------------------------------------------------- pruning
+
+fn old_log(h: &mut Harness, root: &str, name: &str, age_days: f64) {
+    h.fake.add_file(&format!("{root}/{name}/log.jsonl"), "{}\n", NOW - age_days * DAY);
+}
+
+fn runs(h: &Harness) -> Vec<Value> {
+    h.fake.calls("run").iter().map(|c| c["argv"].clone()).collect()
+}
+
+#[test]
+fn prune_removes_only_old_plain_session_folders() {
+    let mut h = Harness::new();
+    old_log(&mut h, ROOT, SID, 90.0); // ours: never
+    old_log(&mut h, ROOT, OLD, 31.0); // goes
+    old_log(&mut h, ROOT, "22222222-2222-4222-8222-222222222222", 29.0); // recent
+    old_log(&mut h, ROOT, "33333333-3333-4333-8333-333333333333", 30.0); // exactly at the cutoff: kept
+    old_log(&mut h, ROOT, "AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA", 90.0); // not lowercase
+    old_log(&mut h, ROOT, "0123456789abcdef0123456789abcdef----", 90.0); // hex and dashes, not a UUID
+    old_log(&mut h, ROOT, "notes", 90.0);
+    h.fake.dirs.insert(format!("{ROOT}/44444444-4444-4444-8444-444444444444")); // no log
+    h.fake.add_file(&format!("{ROOT}/55555555-5555-4555-8555-555555555555"), "a file", 0.0);
+    old_log(&mut h, "/elsewhere", "66666666-6666-4666-8666-666666666666", 90.0);
+    h.fake.links.insert(format!("{ROOT}/66666666-6666-4666-8666-666666666666"), "/elsewhere/66666666-6666-4666-8666-666666666666".into());
+    // A log that is a folder is no log.
+    h.fake.dirs.insert(format!("{ROOT}/77777777-7777-4777-8777-777777777777/log.jsonl"));
+
+    h.compact(compact_event("manual")).unwrap();
+
+    assert_eq!(h.fake.calls("stat")[0], json!({"op": "stat", "path": ROOT, "resolve": true}));
+    assert_eq!(h.fake.calls("list"), vec![json!({"op": "list", "path": ROOT})]);
+    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("{ROOT}/{OLD}")])]);
+    assert_eq!(h.fake.calls("run")[0]["timeoutMs"], 20_000);
+    // Each candidate: the folder (resolved) and its log (not), asked together.
+    let stats = h.fake.calls("stat");
+    assert!(stats.contains(&json!({"op": "stat", "path": format!("{ROOT}/{OLD}"), "resolve": true})));
+    assert!(stats.contains(&json!({"op": "stat", "path": format!("{ROOT}/{OLD}/log.jsonl")})));
+    assert!(!stats.iter().any(|s| s["path"].as_str().unwrap().contains(SID)), "our own folder is not even looked at");
+    // Pruning comes before the log line (ref:165-166).
+    let ops = h.fake.ops("session.compact");
+    let run_at = ops.iter().position(|o| o == "run").unwrap();
+    assert!(ops[run_at..].contains(&"write".to_owned()));
+
+    // Once per session: the next compaction does not list again.
+    h.fake.clear();
+    h.compact(compact_event("auto")).unwrap();
+    assert!(h.fake.calls("list").is_empty() && h.fake.calls("run").is_empty() && h.fake.calls("stat").is_empty());
+}
+
+#[test]
+fn prune_keep_days_option() {
+    let mut h = Harness::with(Options::from_json(r#"{"keepDays":7}"#));
+    old_log(&mut h, ROOT, OLD, 8.0);
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(runs(&h).len(), 1);
+}
+
+#[test]
+fn prune_on_windows_uses_rd_with_backslashes() {
+    let mut h = Harness::new();
+    h.fake.env.insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    h.fake.env.insert("OS".into(), "Windows_NT".into());
+    old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(runs(&h), vec![json!(["cmd", "/c", "rd", "/s", "/q", format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")])]);
+}
+
+#[test]
+fn prune_skips_a_linked_root() {
+    let mut h = Harness::new();
+    h.fake.links.insert(ROOT.into(), "/mnt/shared/history".into());
+    old_log(&mut h, "/mnt/shared/history", OLD, 40.0);
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.fake.text(&format!("/mnt/shared/history/{SID}/{NOW_STAMP}-manual.md")).is_some());
+    assert_eq!(h.fake.calls("stat").len(), 1);
+    assert!(h.fake.calls("list").is_empty());
+    assert!(runs(&h).is_empty());
+    assert!(h.fake.text(&format!("/mnt/shared/history/{SID}/log.jsonl")).is_some(), "still logged");
+
+    // A host whose stat follows the link for the kind but says it is one.
+    let mut h = Harness::new();
+    h.fake.links.insert(ROOT.into(), "/mnt/shared/history".into());
+    old_log(&mut h, "/mnt/shared/history", OLD, 40.0);
+    h.fake.stat_override.insert(
+        ROOT.into(),
+        json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": true, "realPath": "/mnt/shared/history"}),
+    );
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.fake.calls("list").is_empty());
+    assert!(runs(&h).is_empty());
+}
+
+#[test]
+fn prune_works_in_the_resolved_root() {
+    let mut h = Harness::new();
+    h.fake.links.insert("/home/ann/.claude".into(), "/data/claude".into());
+    old_log(&mut h, "/data/claude/compact-history", OLD, 40.0);
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.fake.calls("list"), vec![json!({"op": "list", "path": "/data/claude/compact-history"})]);
+    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("/data/claude/compact-history/{OLD}")])]);
+}
+
+#[test]
+fn prune_skips_a_folder_that_resolves_elsewhere() {
+    let mut h = Harness::new();
+    old_log(&mut h, ROOT, OLD, 40.0);
+    let other = "22222222-2222-4222-8222-222222222222";
+    old_log(&mut h, ROOT, other, 40.0);
+    // Swapped for a link after the listing: its stat no longer matches.
+    h.fake.stat_override.insert(
+        format!("{ROOT}/{OLD}"),
+        json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false, "realPath": "/tmp/victim"}),
+    );
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("{ROOT}/{other}")])]);
+}
+
+#[test]
+fn prune_failures_cost_pruning_alone() {
+    let mut h = Harness::new();
+    old_log(&mut h, ROOT, OLD, 40.0);
+    h.fake.fail("list", ROOT, "EACCES");
+    h.compact(compact_event("manual")).unwrap();
+    assert!(runs(&h).is_empty());
+    assert_eq!(h.fake.log_lines().len(), 1, "still logged");
+    assert!(h.pending().is_some());
+    // Tried once: no second listing.
+    h.fake.clear();
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.fake.calls("list").is_empty());
+}
+
+// ---------------------------------------------------------------- the protocol
+
+#[test]
+fn next_rejected_cancels_and_a_later_hook_works() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("summarizer failed".into()));
+    let out = h.compact(compact_event("manual"));
+    assert_eq!(out, Err("summarizer failed".into()));
+    let last = h.fake.log.last().unwrap().call.clone();
+    assert_eq!(last["op"], "cancel");
+    let id = last["id"].as_u64().unwrap() as u32;
+    // The core forgot it: resuming answers stuck, nothing more is asked.
+    assert_eq!(h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#), r#"{"stuck":true}"#);
+    assert!(h.pending().is_none());
+    assert_eq!(h.fake.log_lines().len(), 0, "no compact log");
+
+    // A turn's next rejecting starts no job either.
+    h.fake.next.insert("turn.complete".into(), Err("aborted".into()));
+    h.fake.tokens = json!(NEAR);
+    assert_eq!(h.turn(), Err("aborted".into()));
+    assert!(h.fake.calls("spawn").is_empty());
+
+    h.fake.next.insert("session.compact".into(), Fake::new().next["session.compact"].clone());
+    h.fake.clear();
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.pending().is_some());
+    assert_eq!(h.nexts("session.compact").len(), 1);
+}
+
+#[test]
+fn unknown_hooks_and_ids_are_stuck() {
+    let mut h = Harness::new();
+    assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.resume(999, "[]"), r#"{"stuck":true}"#);
+    // The shim then passes the event through.
+    let out = h.fire("session.start", json!({"x": 1}));
+    assert_eq!(out, Ok(Value::Null));
+    assert_eq!(h.fake.ops("session.start"), ["stuck", "next"]);
+}
+
+#[test]
+fn garbled_answers_do_not_hang_or_panic() {
+    let mut h = Harness::new();
+    let first: Value = serde_json::from_str(&h.core.start("session.compact", &compact_event("manual").to_string())).unwrap();
+    let id = first["id"].as_u64().unwrap() as u32;
+    assert_eq!(first["calls"], json!([{"op": "env", "name": "USERPROFILE"}]));
+    // An unreadable answer is an error: prepare fails, so the event goes down as
+    // received (no instructions), and an unreadable result ends the hook.
+    let step: Value = serde_json::from_str(&h.core.resume(id, "not json")).unwrap();
+    assert_eq!(step, json!({"id": id, "calls": [{"op": "next"}]}));
+    let step: Value = serde_json::from_str(&h.core.resume(id, "[{\"ok\":")).unwrap();
+    assert_eq!(step, json!({"done": {}}));
+    assert!(h.pending().is_none());
+}
+
+#[test]
+fn a_module_reload_starts_over() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR - 1);
+    h.turn().unwrap(); // caches the threshold
+    h.compact(compact_event("manual")).unwrap(); // pending, pruned
+    h.fake.tokens = json!(NEAR);
+    h.turn().unwrap(); // disarmed
+    assert!(!h.armed() && h.pending().is_some());
+
+    h.core = Core::new(Options::default());
+    assert!(h.armed());
+    assert!(h.pending().is_none());
+    h.fake.clear();
+    h.append(summary_row()).unwrap();
+    assert_eq!(h.nexts("session.append")[0]["down"], summary_row(), "nothing pending after a reload");
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("spawn").len(), 1, "armed again");
+    assert_eq!(h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count(), 1, "threshold asked again");
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.fake.calls("list").len(), 1, "pruning once more");
+}
+
+// ---------------------------------------------------------------- a turn-end compaction gone stale
+// Not in the reference: compact-plus's own rule that a turn-end compaction the
+// engine already overtook does not compact the fresh context again.
+
+#[test]
+fn a_compaction_during_the_wait_makes_the_turn_end_moot() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.during_after = Some(compact_event("auto"));
+    h.turn().unwrap();
+    assert!(h.fake.calls("compact").is_empty() && h.fake.calls("command").is_empty());
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].contains("\"event\":\"turn-end-compact\""));
+    assert!(lines[1].contains("\"event\":\"compact\",\"trigger\":\"auto\""));
+    assert_eq!(
+        lines[2],
+        "{\"at\":\"2023-11-14T22:13:21.500Z\",\"event\":\"turn-end-compact-skipped\",\"reason\":\"compacted meanwhile\"}"
+    );
+    assert!(h.armed(), "the engine's compaction re-armed");
+}
+
+#[test]
+fn a_precompute_during_the_wait_is_no_compaction() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.during_after = Some(compact_event("precompute"));
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("compact").len(), 1);
+}
+
+#[test]
+fn a_queued_compact_overtaken_by_another_is_skipped() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.fake.compact = Err("headless".into());
+    h.turn().unwrap();
+    assert_eq!(h.fake.calls("command").len(), 1, "queued as /compact");
+
+    // The engine compacts on its own first ...
+    h.compact(compact_event("auto")).unwrap();
+    assert!(h.armed());
+    // ... so our queued /compact, when it runs, is skipped without next.
+    h.fake.clear();
+    let out = h.compact(compact_event("manual")).unwrap();
+    let reason = out["skip"].as_str().expect("a skip").to_owned();
+    assert!(reason.starts_with("compact-plus:"), "{reason}");
+    assert!(h.nexts("session.compact").is_empty());
+    assert!(h.fake.calls("write").is_empty());
+
+    // Once: the person's own /compact after it runs.
+    h.fake.clear();
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert!(out.get("skip").is_none());
+    assert_eq!(h.nexts("session.compact").len(), 1);
+}
+
+#[test]
+fn a_queued_compact_not_overtaken_runs() {
+    for trigger in ["manual", "plugin"] {
+        let mut h = Harness::new();
+        h.fake.tokens = json!(NEAR);
+        h.fake.compact = Err("headless".into());
+        h.turn().unwrap();
+        h.fake.clear();
+        let out = h.compact(compact_event(trigger)).unwrap();
+        assert!(out.get("skip").is_none(), "{trigger}");
+        assert_eq!(h.nexts("session.compact").len(), 1, "{trigger}");
+        assert!(h.armed());
+    }
+}
+
+#[test]
+fn a_failed_queue_marks_nothing() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.fake.compact = Err("headless".into());
+    h.fake.command = Err("refused".into());
+    h.turn().unwrap();
+    h.compact(compact_event("auto")).unwrap();
+    h.fake.clear();
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert!(out.get("skip").is_none());
+    assert_eq!(h.nexts("session.compact").len(), 1);
+}
+
+// ---------------------------------------------------------------- history over the write limit
+
+#[test]
+fn a_long_history_is_written_in_parts() {
+    let mut h = Harness::new();
+    let big = "word ".repeat(1_000_000); // 5 MB in one message: more than one write holds
+    let mut e = compact_event("auto");
+    e["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "text": big, "handle": "h5"}));
+    h.compact(e).unwrap();
+    let writes: Vec<String> =
+        h.fake.calls("write").iter().map(|c| c["path"].as_str().unwrap().to_owned()).filter(|p| p.ends_with(".md")).collect();
+    let first = history_file("auto");
+    let n = writes.len();
+    assert!(n >= 2, "{writes:?}");
+    let want: Vec<String> =
+        std::iter::once(first.clone()).chain((2..=n).map(|k| format!("{}/{NOW_STAMP}-auto.part{k}.md", dir()))).collect();
+    assert_eq!(writes, want);
+    let mut total = 0;
+    for w in &writes {
+        let len = h.fake.text(w).unwrap().len();
+        assert!(len <= 4 * 1024 * 1024);
+        total += len;
+    }
+    assert!(total > 5_000_000, "nothing lost");
+    // All parts were asked for at once, before next.
+    let ops = h.fake.ops("session.compact");
+    let w = ops.iter().position(|o| o == "write").unwrap();
+    assert!(ops[w..w + n].iter().all(|o| o == "write"));
+    assert_eq!(ops[w + n], "next");
+    assert_eq!(h.pending().unwrap()[1], handoff::pointer_text_parts(&first, &dir(), n));
+}
+
+#[test]
+fn a_failed_first_part_points_at_the_next() {
+    let mut h = Harness::new();
+    let big = "word ".repeat(1_000_000);
+    let mut e = compact_event("auto");
+    e["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "text": big}));
+    h.fake.fail("write", "-auto.md", "EIO");
+    h.compact(e).unwrap();
+    let second = format!("{}/{NOW_STAMP}-auto.part2.md", dir());
+    assert!(h.pending().unwrap()[1].contains(&format!("\"{second}\"")));
+    assert!(h.fake.log_lines()[0].ends_with(&format!("\"file\":\"{second}\"}}")));
+}
