@@ -191,6 +191,12 @@ pub fn init(options_json: &str) {
 /// Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
 #[wasm_bindgen]
 pub fn start(hook: &str, event_json: &str) -> String {
+    // Test-only builds (`--features trap`, never shipped): a marker in an event
+    // traps mid-call, for the fault table's "the instance is rebuilt" case.
+    #[cfg(feature = "trap")]
+    if event_json.contains("COMPACT_PLUS_FORCE_TRAP") {
+        panic!("compact-plus: forced trap (test build)");
+    }
     CORE.with(|c| c.borrow_mut().start(hook, event_json))
 }
 
