@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::host::{self, Answer, Call, Host, Machine, Step};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{handoff, history, instructions, prune, stamp, text, verbatim};
+use crate::{audit, handoff, history, instructions, prune, stamp, text, verbatim};
 
 /// The auto-compact threshold changes only with the model or settings.
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;
@@ -346,7 +346,15 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         blocks.push(session.clean(&verbatim::render_marked(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
-        blocks.push(handoff::pointer_text_parts(file, dir, prep.parts));
+        let mut pointer = handoff::pointer_text_parts(file, dir, prep.parts);
+        // What the summary dropped: identifiers from before that neither the
+        // summary, the kept messages nor the verbatim block carry.
+        let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+        kept_texts.extend(blocks.iter().map(String::as_str));
+        if let Some(audit) = audit::audit(&e.messages.0, &kept_texts) {
+            pointer = format!("{pointer}\n\n{}", session.clean(&audit));
+        }
+        blocks.push(pointer);
     }
     session.state.borrow_mut().pending = if blocks.is_empty() { None } else { Some(blocks) };
 
