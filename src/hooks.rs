@@ -115,7 +115,11 @@ pub struct Session {
 impl Session {
     /// Text on its way to disk or into the summary row.
     pub fn clean(&self, text: &str) -> String {
-        text.to_owned()
+        if self.options.redact {
+            crate::redact::redact(text).into_owned()
+        } else {
+            text.to_owned()
+        }
     }
 }
 
@@ -581,7 +585,7 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     if let Err(err) = queued {
         session.state.borrow_mut().turn_end_armed = true;
         if let Some(dir) = &dir {
-            let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&error_text(&err)))];
+            let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&session.clean(&error_text(&err))))];
             log(&host, dir, &entry).await;
         }
     }

@@ -11,6 +11,7 @@ pub mod verbatim;
 pub mod history;
 pub mod handoff;
 pub mod instructions;
+pub mod instructions_engine;
 pub mod redact;
 pub mod audit;
 pub mod recall;

@@ -1560,3 +1560,45 @@ fn a_failed_first_part_points_at_the_next() {
     assert!(h.pending().unwrap()[1].contains(&format!("\"{second}\"")));
     assert!(h.fake.log_lines()[0].ends_with(&format!("\"file\":\"{second}\"}}")));
 }
+
+// ---- redaction (issue [3] part 1): nothing written or kept carries a credential ----
+
+fn secret_event() -> Value {
+    json!({"trigger": "manual", "messages": [
+        {"role": "user", "text": "deploy with token ghp_FAKE0123456789abcdefghijklmnopqrstuv please", "toolUses": [], "handle": "u1"},
+        {"role": "assistant", "text": "", "toolUses": [{"tool": "Bash", "input": {"command": "cat .env"},
+            "text": "AWS_ACCESS_KEY_ID=AKIAFAKE0123456789AB\nDATABASE_URL=postgres://app:s3cr3t-FAKE@db.internal:5432/app"}], "handle": "a1"}
+    ]})
+}
+
+#[test]
+fn credentials_are_redacted_before_anything_is_written_or_kept() {
+    let mut h = Harness::new();
+    h.compact(secret_event()).unwrap();
+    let writes = h.fake.calls("write");
+    let history = writes.iter().find(|w| w["path"].as_str().unwrap().ends_with("-manual.md")).unwrap();
+    let text = history["text"].as_str().unwrap();
+    for secret in ["ghp_FAKE0123456789abcdefghijklmnopqrstuv", "AKIAFAKE0123456789AB", "s3cr3t-FAKE"] {
+        assert!(!text.contains(secret), "{secret} in the history");
+        for block in h.pending().unwrap() {
+            assert!(!block.contains(secret), "{secret} in a kept block");
+        }
+    }
+    assert!(text.contains("[REDACTED:github-token]") && text.contains("[REDACTED:aws-access-key-id]"), "{text}");
+    assert!(text.contains("postgres://") && text.contains("@db.internal:5432/app"), "the URL around the credential stays: {text}");
+    let block = &h.pending().unwrap()[0];
+    assert!(block.contains("deploy with token [REDACTED:github-token] please"), "{block}");
+    for w in &writes {
+        assert!(!w["text"].as_str().unwrap().contains("ghp_FAKE"), "{}", w["path"]);
+    }
+}
+
+#[test]
+fn redaction_can_be_turned_off() {
+    let mut h = Harness::with(Options::from_json(r#"{"redactSecrets":false}"#));
+    h.compact(secret_event()).unwrap();
+    let writes = h.fake.calls("write");
+    let history = writes.iter().find(|w| w["path"].as_str().unwrap().ends_with("-manual.md")).unwrap();
+    assert!(history["text"].as_str().unwrap().contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
+    assert!(h.pending().unwrap()[0].contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
+}
