@@ -176,13 +176,16 @@ fn split_point(text: &str, max: usize) -> usize {
     }
 }
 
-/// The file of part `k` (1-based) of a compaction's history.
-pub fn part_file(dir: &str, stamp: &str, trigger: &str, k: usize) -> String {
+/// The file of part `k` (1-based) of a compaction's history: `<stamp>-<trigger>`,
+/// then `-<n>` for the `n`th compaction of that second (`n` ≥ 2), so two
+/// compactions in one second never write over each other.
+pub fn part_file(dir: &str, stamp: &str, trigger: &str, n: usize, k: usize) -> String {
     let trigger = path_segment(trigger).unwrap_or_else(|| "compact".into());
+    let again = if n >= 2 { format!("-{n}") } else { String::new() };
     if k <= 1 {
-        format!("{dir}/{stamp}-{trigger}.md")
+        format!("{dir}/{stamp}-{trigger}{again}.md")
     } else {
-        format!("{dir}/{stamp}-{trigger}.part{k}.md")
+        format!("{dir}/{stamp}-{trigger}{again}.part{k}.md")
     }
 }
 
@@ -296,8 +299,10 @@ mod tests {
         assert!(folder("relative/home", id).is_none());
         assert!(folder("", id).is_none());
         assert_eq!(folder("/", id).unwrap(), format!("/.claude/compact-history/{id}"));
-        assert_eq!(part_file("/d", "S", "manual", 1), "/d/S-manual.md");
-        assert_eq!(part_file("/d", "S", "auto", 3), "/d/S-auto.part3.md");
-        assert_eq!(part_file("/d", "S", "../x", 1), "/d/S-_x.md");
+        assert_eq!(part_file("/d", "S", "manual", 1, 1), "/d/S-manual.md");
+        assert_eq!(part_file("/d", "S", "auto", 1, 3), "/d/S-auto.part3.md");
+        assert_eq!(part_file("/d", "S", "auto", 2, 1), "/d/S-auto-2.md");
+        assert_eq!(part_file("/d", "S", "auto", 3, 2), "/d/S-auto-3.part2.md");
+        assert_eq!(part_file("/d", "S", "../x", 1, 1), "/d/S-_x.md");
     }
 }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::host::{self, Answer, Call, Host, Machine, Step};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{audit, handoff, history, instructions, prune, stamp, text, verbatim};
+use crate::{audit, handoff, history, instructions_engine, prune, stamp, text, verbatim};
 
 /// The auto-compact threshold changes only with the model or settings.
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;
@@ -21,6 +21,8 @@ const THRESHOLD_CACHE_MS: f64 = 600_000.0;
 const TURN_END_DELAY_MS: u64 = 1500;
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
+/// Compactions of one trigger within one second that get a file each.
+const MAX_SAME_SECOND: usize = 50;
 /// At most this many hooks in flight; an older one was abandoned by its shim.
 const MAX_MACHINES: usize = 64;
 
@@ -190,23 +192,31 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-/// Appends one line to the session's `log.jsonl`. A failure costs the line.
+/// One line to the debug log; nothing to do if it fails.
+async fn debug(host: &Host, text: &str) {
+    let _ = host.call(Call::Debug { text: text.to_owned() }).await;
+}
+
+/// Appends one line to the session's `log.jsonl`. A failure costs the line, and
+/// says so in the debug log.
 async fn log(host: &Host, dir: &str, entry: &[(&str, String)]) {
+    if let Err(err) = try_log(host, dir, entry).await {
+        debug(host, &format!("compact-plus: a log.jsonl line was lost: {}", error_text(&err))).await;
+    }
+}
+
+async fn try_log(host: &Host, dir: &str, entry: &[(&str, String)]) -> Result<(), String> {
     let file = format!("{dir}/log.jsonl");
-    let Ok(at) = now(host).await else { return };
-    let Some(at) = stamp::iso(at) else { return };
-    let prior = match host::value::<bool>(&host.call(Call::Exists { path: file.clone() }).await) {
-        Ok(true) => match host::value::<String>(&host.call(Call::Read { path: file.clone() }).await) {
-            Ok(p) => p,
-            Err(_) => return,
-        },
-        Ok(false) => String::new(),
-        Err(_) => return,
+    let at = stamp::iso(now(host).await?).ok_or("the clock answered no time")?;
+    let prior = if host::value::<bool>(&host.call(Call::Exists { path: file.clone() }).await)? {
+        host::value::<String>(&host.call(Call::Read { path: file.clone() }).await)?
+    } else {
+        String::new()
     };
     let mut fields = vec![("at", json_str(&at))];
     fields.extend(entry.iter().cloned());
     let text = format!("{prior}{}\n", ordered_json(&fields));
-    let _ = host.call(Call::Write { path: file, text }).await;
+    host.call(Call::Write { path: file, text }).await.map(|_| ())
 }
 
 // ---- session.compact ----
@@ -241,7 +251,14 @@ struct Prep {
 }
 
 async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Prep, String> {
-    let dir = history_dir(host).await?;
+    // No readable home costs the history alone, not the verbatim block or handoff.
+    let dir = match history_dir(host).await {
+        Ok(dir) => dir,
+        Err(err) => {
+            debug(host, &format!("compact-plus: no history folder: {}", error_text(&err))).await;
+            None
+        }
+    };
     let messages = &e.messages.0;
     let verbatim = verbatim::select_marked(messages, session.options.verbatim_tokens);
     let mut file = None;
@@ -253,11 +270,24 @@ async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Pre
         let stamp = stamp::stamp(now).unwrap_or_default();
         let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
         let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+        let mut n = 1;
+        while n < MAX_SAME_SECOND {
+            let first = history::part_file(dir, &stamp, &meta.trigger, n, 1);
+            match host::value::<bool>(&host.call(Call::Exists { path: first }).await) {
+                Ok(true) => n += 1,
+                _ => break,
+            }
+        }
         let names: Vec<String> =
-            (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, k)).collect();
+            (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
         let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
         // A failed write (over the limit, a full disk) costs that part alone.
         let results = host.ask(writes).await;
+        for (name, result) in names.iter().zip(&results) {
+            if let Err(err) = result {
+                debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
+            }
+        }
         file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
         parts = names.len();
     }
@@ -425,20 +455,20 @@ struct InstructionFile {
     content: JsVal,
 }
 
-/// What to do with one file: keep the engine's copy, or swap in this text.
-fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<String> {
+/// What to do with one file: keep the engine's copy (`None`), or swap in the
+/// disk text as the engine itself would load it (`Some`; `Some(None)`: the file
+/// is empty now, and the engine would leave it out).
+fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String>> {
     let raw: String = host::value(disk).ok()?;
-    // The engine expands @imports into the content; disk text would drop them.
-    if instructions::has_import_line(&raw) {
+    // Imports are entries of their own; a swap could not add or drop them.
+    if instructions_engine::has_imports(&raw) {
         return None;
     }
-    let text = instructions::strip_instruction_text(&raw);
-    let content = file.content.as_str()?;
-    if instructions::same_text(&text, content) {
-        None
-    } else {
-        Some(text)
+    let content = instructions_engine::engine_content(&raw);
+    if file.content.as_str()? == content {
+        return None;
     }
+    Some(instructions_engine::engine_loads(&content).then_some(content))
 }
 
 async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
@@ -461,18 +491,31 @@ async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Do
     }
     let answers = host.ask(to_read.iter().map(|(_, c)| c.clone()).collect()).await;
     let mut refreshed = Vec::new();
+    let mut emptied = Vec::new();
     for ((i, _), disk) in to_read.iter().zip(&answers) {
         let (Some(file), Some(slot)) = (parsed.get(*i), files.get_mut(*i)) else { continue };
-        if let Some(text) = refreshed_text(file, disk) {
-            if let Some(obj) = slot.as_object_mut() {
-                obj.insert("content".into(), serde_json::Value::String(text));
+        match refreshed_text(file, disk) {
+            Some(Some(text)) => {
+                if let Some(obj) = slot.as_object_mut() {
+                    obj.insert("content".into(), serde_json::Value::String(text));
+                    refreshed.push(file.path.to_js_string());
+                }
+            }
+            Some(None) => {
+                emptied.push(*i);
                 refreshed.push(file.path.to_js_string());
             }
+            None => {}
         }
     }
     if refreshed.is_empty() {
         return Done::next();
     }
+    let mut index = 0;
+    files.retain(|_| {
+        index += 1;
+        !emptied.contains(&(index - 1))
+    });
     if let Ok(Some(dir)) = history_dir(&host).await {
         let list = serde_json::to_string(&refreshed).unwrap_or_default();
         log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;

@@ -522,8 +522,8 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29 then ref:69-77: env, env, id; now, id, write; then next.
-    assert_eq!(h.fake.ops("session.compact")[..7], ["env", "env", "sessionId", "now", "sessionId", "write", "next"]);
+    // ref:26-29 then ref:69-77: env, env, id; now, id, (is the name taken?), write; then next.
+    assert_eq!(h.fake.ops("session.compact")[..8], ["env", "env", "sessionId", "now", "sessionId", "exists", "write", "next"]);
     let envs: Vec<_> = h.fake.calls("env").iter().map(|c| c["name"].clone()).collect();
     assert_eq!(envs[..2], [json!("USERPROFILE"), json!("HOME")]);
 
@@ -622,8 +622,10 @@ fn history_write_failure_costs_the_pointer_alone() {
 }
 
 #[test]
-fn env_rejecting_sends_the_event_down_unchanged() {
-    // prepare throws, so `down = e` (ref:148-151): no instructions of ours.
+fn env_rejecting_costs_the_history_alone() {
+    // A deliberate difference: in the reference prepare throws and `down = e`
+    // (ref:148-151), losing the handoff and the verbatim block too, though
+    // neither needs the home folder.
     let mut h = Harness::new();
     h.fake.fail("env", "USERPROFILE", "denied");
     let mut e = compact_event("manual");
@@ -631,9 +633,13 @@ fn env_rejecting_sends_the_event_down_unchanged() {
     h.compact(e.clone()).unwrap();
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
-    assert_eq!(nexts[0]["down"], e);
-    assert!(h.pending().is_none(), "no prep, nothing pending (ref:157)");
+    let down = nexts[0]["down"]["instructions"].as_str().unwrap();
+    assert!(down.starts_with("mine\n\nFrom the compact-plus mod:"), "{down}");
     assert!(h.fake.calls("write").is_empty());
+    assert!(h.fake.calls("debug").iter().any(|d| d["text"].as_str().unwrap().contains("no history folder: denied")));
+    let pending = h.pending().expect("the verbatim block is kept");
+    assert_eq!(pending.len(), 1);
+    verbatim_block(&pending[0], &["Please fix the parser in src/parse.rs", "Also keep the old API"], &[]);
 }
 
 #[test]
@@ -891,20 +897,31 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
 
 #[test]
 fn context_unchanged_file_is_not_refreshed() {
-    let mut h = Harness::new();
-    // Frontmatter, a comment, CRLF and trailing spaces: the same text (ref:207-208).
-    h.fake.add_file("/p/CLAUDE.md", "---\ntitle: x\n---\r\n<!-- note -->\r\nRun   \r\ncargo test.\r\n\r\n", NOW);
-    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "\nRun\ncargo test.")]});
-    let out = context(&mut h, json!({}), result.clone());
-    assert_eq!(h.fake.calls("read").len(), 1);
-    assert_eq!(out, result);
-    assert!(h.fake.log_lines().is_empty());
+    // Frontmatter, a comment line, CRLF and trailing spaces: the engine's copy is
+    // what it made of this very text, so nothing is refreshed (the reference's
+    // strip leaves a blank line and refreshes it on every compaction).
+    for raw in [
+        "---\ntitle: x\n---\r\n<!-- note -->\r\nRun   \r\ncargo test.\r\n\r\n",
+        "# T\n\n<!-- hidden -->\nAlways answer briefly.\n",
+        "\u{feff}plain, with a BOM and no comment\n",
+        "see @./other.md for more\n",
+    ] {
+        let mut h = Harness::new();
+        h.fake.add_file("/p/CLAUDE.md", raw, NOW);
+        let engine = compact_plus::instructions_engine::engine_content(raw);
+        let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
+        let out = context(&mut h, json!({}), result.clone());
+        assert_eq!(h.fake.calls("read").len(), 1);
+        assert_eq!(out, result, "{raw:?}");
+        assert!(h.fake.log_lines().is_empty(), "{raw:?}");
+    }
 }
 
 #[test]
 fn context_edited_file_is_refreshed_and_logged() {
     let mut h = Harness::new();
-    h.fake.add_file("/p/CLAUDE.md", "---\ntitle: x\n---\nRun cargo nextest.\n<!-- hidden -->\n", NOW);
+    let raw = "---\ntitle: x\n---\nRun cargo nextest.\n<!-- hidden -->\n";
+    h.fake.add_file("/p/CLAUDE.md", raw, NOW);
     h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
     let result = json!({
         "blocks": ["b"],
@@ -914,12 +931,23 @@ fn context_edited_file_is_refreshed_and_logged() {
     let out = context(&mut h, json!({}), result.clone());
 
     let mut want = result.clone();
-    want["instructionFiles"][0]["content"] = json!("Run cargo nextest.\n\n");
-    assert_eq!(out, want, "the new text, every other field kept");
+    want["instructionFiles"][0]["content"] = json!(compact_plus::instructions_engine::engine_content(raw));
+    assert_eq!(want["instructionFiles"][0]["content"], json!("Run cargo nextest.\n"));
+    assert_eq!(out, want, "the new text as the engine loads it, every other field kept");
     assert_eq!(
         h.fake.log_lines(),
         vec![format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"instructions-refreshed\",\"files\":[\"/p/CLAUDE.md\"]}}")]
     );
+}
+
+#[test]
+fn context_file_emptied_on_disk_is_left_out_as_the_engine_would() {
+    let mut h = Harness::new();
+    h.fake.add_file("/p/CLAUDE.md", "<!-- nothing left -->\n", NOW);
+    h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
+    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old rules"), file("/p/sub/CLAUDE.md", "project", "same")]});
+    let out = context(&mut h, json!({}), result);
+    assert_eq!(out, json!({"instructionFiles": [file("/p/sub/CLAUDE.md", "project", "same")]}));
 }
 
 #[test]
@@ -1398,10 +1426,13 @@ fn garbled_answers_do_not_hang_or_panic() {
     let first: Value = serde_json::from_str(&h.core.start("session.compact", &compact_event("manual").to_string())).unwrap();
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(first["calls"], json!([{"op": "env", "name": "USERPROFILE"}]));
-    // An unreadable answer is an error: prepare fails, so the event goes down as
-    // received (no instructions), and an unreadable result ends the hook.
+    // An unreadable answer is an error: no history folder (said in the debug
+    // log), the handoff still goes down, and an unreadable result ends the hook.
     let step: Value = serde_json::from_str(&h.core.resume(id, "not json")).unwrap();
-    assert_eq!(step, json!({"id": id, "calls": [{"op": "next"}]}));
+    assert_eq!(step["calls"][0]["op"], json!("debug"));
+    let step: Value = serde_json::from_str(&h.core.resume(id, "garbage")).unwrap();
+    assert_eq!(step["calls"][0]["op"], json!("next"));
+    assert!(step["calls"][0]["instructions"].as_str().unwrap().starts_with("From the compact-plus mod:"));
     let step: Value = serde_json::from_str(&h.core.resume(id, "[{\"ok\":")).unwrap();
     assert_eq!(step, json!({"done": {}}));
     assert!(h.pending().is_none());
@@ -1601,4 +1632,21 @@ fn redaction_can_be_turned_off() {
     let history = writes.iter().find(|w| w["path"].as_str().unwrap().ends_with("-manual.md")).unwrap();
     assert!(history["text"].as_str().unwrap().contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
     assert!(h.pending().unwrap()[0].contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
+}
+
+#[test]
+fn two_compactions_in_one_second_get_a_file_each() {
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual")).unwrap();
+    let names: Vec<String> = h
+        .fake
+        .calls("write")
+        .iter()
+        .map(|w| w["path"].as_str().unwrap().to_owned())
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    let first = history_file("manual");
+    assert_eq!(names, [first.clone(), first.replace("-manual.md", "-manual-2.md")]);
+    assert!(h.fake.text(&first).is_some());
 }
