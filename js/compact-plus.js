@@ -3,12 +3,14 @@
 // Every path fails open: on any error the engine's own behaviour runs unchanged.
 
 import { initSync, __wbg_reset_state, init, start, resume, cancel } from '../pkg/compact_plus.js'
+import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
 const CALL_TIMEOUT_MS = 30000
 
 let compiled = null // Promise<WebAssembly.Module | null>, once per load
+let recallCompiled = null // the recall tool's search, compiled on its first call
 let live = false // the instance exists and has its options
 let options = '{}'
 
@@ -83,13 +85,16 @@ async function drive(hook, e, next, perform, log) {
       step = guarded(() => resume(id, JSON.stringify(answers)))
     }
     if (step.done) {
-      if (step.done.spawn) job(step.done.spawn, perform, log)
-      if (step.done.skip && !called) return { skip: step.done.skip }
+      const done = step.done
+      if (done.spawn) job(done.spawn, perform, log)
+      if (done.skip && !called) return { skip: done.skip }
+      if (typeof done.answer === 'string') return { result: done.answer }
+      if (done.search) return { result: await search(done.search, e, perform) }
       if (!called && next) {
         called = true
         result = await next(e)
       }
-      if (step.done.instructionFiles) return { ...result, instructionFiles: step.done.instructionFiles }
+      if (done.instructionFiles) return { ...result, instructionFiles: done.instructionFiles }
       return result
     }
     log(`compact-plus: ${hook} stopped short; the engine's result stands`)
@@ -103,6 +108,20 @@ async function drive(hook, e, next, perform, log) {
     log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
   }
   return called || !next ? result : next(e)
+}
+
+// The recall tool: read the history files the core named, search them in the
+// recall module. Any failure is the tool's answer, never the session's.
+async function search(paths, e, perform) {
+  try {
+    const module = await recallCompiled
+    if (!module) return 'recall: the search module did not load'
+    initRecall({ module })
+    const files = await Promise.all(paths.map(async (path) => [path, await perform({ op: 'read', path })]))
+    return recall(JSON.stringify(files), JSON.stringify(e ?? {}))
+  } catch (err) {
+    return `recall: the search failed: ${text(err).slice(0, 300)}`
+  }
 }
 
 // Work that outlives its hook (the turn-end compaction).
@@ -172,4 +191,7 @@ export function register(on, opts) {
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
+  if (opts?.recallTool === false) return
+  on('session.start', hook).catch(($, e, next) => next(e))
+  on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
 }

@@ -25,7 +25,7 @@ const manifest = {
   description: field('description'),
   version: field('version'),
   license: field('license'),
-  files: ['compact_plus_bg.wasm', 'compact_plus.js', 'compact_plus.d.ts'],
+  files: ['compact_plus_bg.wasm', 'compact_plus.js', 'compact_plus.d.ts', 'recall/'],
   main: 'compact_plus.js',
   types: 'compact_plus.d.ts',
   sideEffects: ['./snippets/*'],

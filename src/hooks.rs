@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::host::{self, Answer, Call, Host, Machine, Step};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{audit, handoff, history, instructions_engine, prune, stamp, text, verbatim};
+use crate::{audit, handoff, history, instructions_engine, prune, recall_tool, stamp, text, verbatim};
 
 /// The auto-compact threshold changes only with the model or settings.
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;
@@ -33,11 +33,12 @@ pub struct Options {
     pub verbatim_tokens: f64,
     pub keep_days: f64,
     pub redact: bool,
+    pub recall_tool: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true }
+        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true, recall_tool: true }
     }
 }
 
@@ -72,6 +73,8 @@ impl Options {
             keep_days: JsVal,
             #[serde(rename = "redactSecrets")]
             redact: JsVal,
+            #[serde(rename = "recallTool")]
+            recall_tool: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -83,6 +86,7 @@ impl Options {
             keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days },
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
+            recall_tool: raw.recall_tool != JsVal::Bool(false),
         }
     }
 }
@@ -137,11 +141,22 @@ pub struct Done {
     /// Answer `{ skip }` without `next`: the compaction does not happen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skip: Option<String>,
+    /// The recall tool's answer, without `next` (tool.call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Read these history files and answer the recall tool with the search of
+    /// them (the search is the recall wasm's), without `next`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<Vec<String>>,
 }
 
 impl Done {
     fn next() -> Done {
-        Done { instruction_files: None, spawn: None, skip: None }
+        Done { instruction_files: None, spawn: None, skip: None, answer: None, search: None }
+    }
+
+    fn answer(text: &str) -> Done {
+        Done { answer: Some(text.to_owned()), ..Done::next() }
     }
 }
 
@@ -635,6 +650,48 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     Done::next()
 }
 
+// ---- the recall tool ----
+
+async fn session_start(host: Host, session: Rc<Session>) -> Done {
+    if session.options.recall_tool {
+        let spec = serde_json::json!({
+            "name": recall_tool::TOOL_NAME,
+            "description": recall_tool::DESCRIPTION,
+            "inputSchema": serde_json::from_str::<serde_json::Value>(recall_tool::INPUT_SCHEMA).unwrap_or_default(),
+            // In the tool list from the first prompt, not behind ToolSearch.
+            "isDeferred": false,
+        });
+        if let Err(err) = host.call(Call::RegisterTool { spec }).await {
+            debug(&host, &format!("compact-plus: no recall tool: {}", error_text(&err))).await;
+        }
+    }
+    let _ = host.call(Call::next()).await;
+    Done::next()
+}
+
+const NOTHING_SAVED: &str = "recall: nothing has been saved in this session yet: the history is written at each compaction, and this session has not compacted (or has no home folder to write to).";
+
+/// Which files the recall tool searches: this session's history parts, oldest first.
+async fn recall_files(host: Host, session: Rc<Session>) -> Done {
+    if !session.options.recall_tool {
+        return Done::answer("recall: the recall tool is turned off (option recallTool).");
+    }
+    let Ok(Some(dir)) = history_dir(&host).await else { return Done::answer(NOTHING_SAVED) };
+    let Ok(entries) = host::value::<Vec<prune::Entry>>(&host.call(Call::List { path: dir.clone() }).await) else {
+        return Done::answer(NOTHING_SAVED);
+    };
+    let mut names: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.kind == "file" && recall_tool::is_history_file(&e.name))
+        .map(|e| e.name.as_str())
+        .collect();
+    if names.is_empty() {
+        return Done::answer(NOTHING_SAVED);
+    }
+    names.sort_unstable();
+    Done { search: Some(names.iter().map(|n| format!("{dir}/{n}")).collect()), ..Done::next() }
+}
+
 // ---- the driver the shim talks to ----
 
 /// The hooks of one loaded module: options, session state, hooks in flight.
@@ -690,6 +747,8 @@ impl Core {
                 Machine::new(move |h| turn_complete(h, s, e))
             }
             "turn-end" => Machine::new(move |h| turn_end(h, s)),
+            "session.start" => Machine::new(move |h| session_start(h, s)),
+            "tool.call" => Machine::new(move |h| recall_files(h, s)),
             _ => return None,
         })
     }

@@ -14,7 +14,7 @@ pub mod instructions;
 pub mod instructions_engine;
 pub mod redact;
 pub mod audit;
-pub mod recall;
+pub mod recall_tool;
 pub mod prune;
 pub mod host;
 pub mod hooks;

@@ -1412,12 +1412,12 @@ fn next_rejected_cancels_and_a_later_hook_works() {
 #[test]
 fn unknown_hooks_and_ids_are_stuck() {
     let mut h = Harness::new();
-    assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("session.end", "{}"), r#"{"stuck":true}"#);
     assert_eq!(h.core.resume(999, "[]"), r#"{"stuck":true}"#);
     // The shim then passes the event through.
-    let out = h.fire("session.start", json!({"x": 1}));
+    let out = h.fire("session.end", json!({"x": 1}));
     assert_eq!(out, Ok(Value::Null));
-    assert_eq!(h.fake.ops("session.start"), ["stuck", "next"]);
+    assert_eq!(h.fake.ops("session.end"), ["stuck", "next"]);
 }
 
 #[test]
@@ -1649,4 +1649,61 @@ fn two_compactions_in_one_second_get_a_file_each() {
     let first = history_file("manual");
     assert_eq!(names, [first.clone(), first.replace("-manual.md", "-manual-2.md")]);
     assert!(h.fake.text(&first).is_some());
+}
+
+// ---- the recall tool (issue [7]) ----
+
+/// Drives the recall hook to its end; it never asks for `next`.
+fn recall_step(h: &mut Harness, event: &str) -> Value {
+    let mut step: Value = serde_json::from_str(&h.core.start("tool.call", event)).unwrap();
+    while let Some(calls) = step["calls"].as_array().cloned() {
+        let answers: Vec<Value> = calls
+            .iter()
+            .map(|c| match h.fake.perform("tool.call", c) {
+                Ok(v) => json!({"ok": v}),
+                Err(e) => json!({"err": e}),
+            })
+            .collect();
+        let id = step["id"].as_u64().unwrap() as u32;
+        step = serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+    }
+    step
+}
+
+#[test]
+fn session_start_registers_the_recall_tool_unless_turned_off() {
+    let mut h = Harness::new();
+    h.fire("session.start", json!({})).unwrap();
+    let reg = h.fake.calls("registerTool");
+    assert_eq!(reg.len(), 1);
+    assert_eq!(reg[0]["spec"]["name"], json!("recall"));
+    assert_eq!(reg[0]["spec"]["isDeferred"], json!(false));
+    assert_eq!(reg[0]["spec"]["inputSchema"]["required"], json!(["query"]));
+    assert_eq!(h.fake.ops("session.start").last().map(String::as_str), Some("next"));
+
+    let mut off = Harness::with(Options::from_json(r#"{"recallTool":false}"#));
+    off.fire("session.start", json!({})).unwrap();
+    assert!(off.fake.calls("registerTool").is_empty());
+}
+
+#[test]
+fn recall_searches_this_sessions_history_parts_oldest_first() {
+    let mut h = Harness::new();
+    h.fake.add_file(&format!("{}/2026-01-02T000000Z-auto.md", dir()), "b", NOW);
+    h.fake.add_file(&format!("{}/2026-01-01T000000Z-manual.md", dir()), "a", NOW);
+    h.fake.add_file(&format!("{}/2026-01-02T000000Z-auto.part2.md", dir()), "c", NOW);
+    h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
+    let step = recall_step(&mut h, r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#);
+    let d = dir();
+    assert_eq!(
+        step["done"]["search"],
+        json!([format!("{d}/2026-01-01T000000Z-manual.md"), format!("{d}/2026-01-02T000000Z-auto.md"), format!("{d}/2026-01-02T000000Z-auto.part2.md")])
+    );
+}
+
+#[test]
+fn recall_with_nothing_saved_says_so() {
+    let mut h = Harness::new();
+    let step = recall_step(&mut h, r#"{"query":"x"}"#);
+    assert!(step["done"]["answer"].as_str().unwrap().starts_with("recall: nothing has been saved"), "{step}");
 }

@@ -30,16 +30,6 @@ use regex::{Regex, RegexBuilder};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// The tool's short name; the engine lists it as `mcp__<plugin>__recall`.
-pub const TOOL_NAME: &str = "recall";
-
-/// What the model reads about the tool (the engine reads up to 4096 UTF-16
-/// units of it).
-pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
-
-/// The input schema as JSON text, handed to `$.tool.register` as it is.
-pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"}},"required":["query"]}"#;
-
 /// The most the answer may hold, in UTF-16 code units; every char is one or
 /// two, so it is also at most that many chars.
 pub const MAX_ANSWER: usize = 8000;
@@ -291,7 +281,42 @@ impl Matcher {
 }
 
 fn build(pattern: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(pattern).case_insensitive(true).size_limit(REGEX_SIZE_LIMIT).nest_limit(NEST_LIMIT).build()
+    RegexBuilder::new(&ascii_perl_classes(pattern))
+        .case_insensitive(true)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .nest_limit(NEST_LIMIT)
+        .build()
+}
+
+/// `\w`, `\d`, `\s` (and their negations) as ASCII classes, `\b`/`\B` as ASCII
+/// word boundaries. The module leaves out the regex crate's Unicode Perl-class
+/// tables (over 100 KB of wasm, past the size budget), so these are ASCII here,
+/// as in many grep tools. A class set in `[...]` nests, which the crate allows.
+fn ascii_perl_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('W') => out.push_str("[^0-9A-Za-z_]"),
+            Some('d') => out.push_str("[0-9]"),
+            Some('D') => out.push_str("[^0-9]"),
+            Some('s') => out.push_str("[\\t\\n\\x0B\\x0C\\r ]"),
+            Some('S') => out.push_str("[^\\t\\n\\x0B\\x0C\\r ]"),
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some('B') => out.push_str("(?-u:\\B)"),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 fn regex_error(e: &regex::Error) -> String {
@@ -903,6 +928,26 @@ impl Budget {
 }
 
 #[cfg(test)]
+mod perl_class_tests {
+    use super::*;
+
+    #[test]
+    fn perl_classes_work_without_their_unicode_tables() {
+        let re = build(r"\bfoo\w+\s\d{2}\b").unwrap();
+        assert!(re.is_match("x foo_bar 42 y"));
+        assert!(!re.is_match("xfoo_bar 42"));
+        let re = build(r"[\w-]+@[\w.]+").unwrap();
+        assert!(re.is_match("mail ann-b@example.org"));
+        let re = build(r"\S+\.rs\W").unwrap();
+        assert!(re.is_match("see src/lib.rs:"));
+        assert!(build(r"a\\b").unwrap().is_match(r"a\b"));
+        assert_eq!(ascii_perl_classes(r"\p{Greek}"), r"\p{Greek}");
+        // Case folding stays Unicode-aware.
+        assert!(build("ÉTÉ").unwrap().is_match("été"));
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -1497,12 +1542,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_tool_spec_is_well_formed() {
-        let schema: Value = serde_json::from_str(INPUT_SCHEMA).unwrap();
-        assert_eq!(schema["required"], serde_json::json!(["query"]));
-        assert_eq!(schema["properties"]["limit"]["maximum"], serde_json::json!(MAX_LIMIT));
-        assert!(units(DESCRIPTION) < 4096);
-        assert!(TOOL_NAME.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
-    }
 }
