@@ -135,6 +135,12 @@ function hook($, e, next) {
     $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
     return null
   })
+  if (next.event === 'tool.call') {
+    recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
+      $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
+      return null
+    })
+  }
   const log = (line) => $.ui.log(line, { to: 'debug' })
   const perform = (call) => {
     const op = (() => {
@@ -170,6 +176,8 @@ function hook($, e, next) {
           return $.session.compact()
         case 'command':
           return $.command.run({ command: call.command })
+        case 'registerTool':
+          return $.tool.register(call.spec)
         default:
           return Promise.reject(new Error(`unknown call: ${call.op}`))
       }

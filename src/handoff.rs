@@ -11,14 +11,22 @@ pub fn pointer_text(file: &str, dir: &str) -> String {
     .join("\n")
 }
 
-/// The pointer for a history written in `parts` files (the first one named).
-pub fn pointer_text_parts(file: &str, dir: &str, parts: usize) -> String {
-    let pointer = pointer_text(file, dir);
-    if parts <= 1 {
-        return pointer;
-    }
-    let (first, rest) = pointer.split_once('\n').unwrap_or((pointer.as_str(), ""));
-    format!("{first} It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.\n{rest}")
+/// compact-plus's pointer: names the history file (its first part when it is
+/// split), and the recall tool first when it is on, `rg` second.
+pub fn pointer_v2(file: &str, dir: &str, parts: usize, recall: bool) -> String {
+    let split = if parts > 1 {
+        format!(" It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.")
+    } else {
+        String::new()
+    };
+    let how = if recall {
+        format!("call the recall tool (mcp__compact-plus__recall) with the words to find, or run: rg -n \"<term>\" \"{dir}\"")
+    } else {
+        format!("rg -n \"<term>\" \"{dir}\"")
+    };
+    format!(
+        "compact-plus saved the conversation from before this compaction as searchable text: \"{file}\".{split}\nEarlier parts of this session are in the same folder. For exact wording, paths, commands, errors or tool output the summary left out, search there before asking the user or redoing work: {how}"
+    )
 }
 
 const HANDOFF: [&str; 8] = [
@@ -121,6 +129,18 @@ mod tests {
         }
         assert!(!handoff_v2(None, false).contains("current request"));
         assert!(!handoff_v2(None, false).contains("recalled"));
+    }
+
+    #[test]
+    fn pointer_v2_names_the_tool_first_and_the_parts() {
+        let p = pointer_v2("/d/a.md", "/d", 1, true);
+        assert!(p.starts_with("compact-plus saved the conversation from before this compaction as searchable text: \"/d/a.md\".\n"));
+        let tool = p.find("mcp__compact-plus__recall").unwrap();
+        assert!(tool < p.find("rg -n").unwrap());
+        assert!(!pointer_v2("/d/a.md", "/d", 1, false).contains("recall"));
+        // One part is the reference's pointer exactly, when the tool is off.
+        assert_eq!(pointer_v2("/d/a.md", "/d", 1, false), pointer_text("/d/a.md", "/d"));
+        assert!(pointer_v2("/d/a.md", "/d", 3, false).contains("in 3 parts: this is part 1"));
     }
 
     #[test]

@@ -395,7 +395,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         blocks.push(session.clean(&verbatim::render_marked(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
-        let mut pointer = handoff::pointer_text_parts(file, dir, prep.parts);
+        let mut pointer = handoff::pointer_v2(file, dir, prep.parts, session.options.recall_tool);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
