@@ -159,8 +159,8 @@ const ROWS = [
     check(t, run, obs, w) {
       assert.ok(obs.faultNotes.some((l) => l.includes('env rejected')), 'the HOME read did not reject');
       assert.deepEqual(findNamed(w.workDir, 'compact-history'), []);
-      expectBlocks(obs, 0, { verbatim: null, pointer: false, handoff: false });
-      return 'nothing added: the first call (reading USERPROFILE) fails, so the compaction goes on without history, log, blocks or handoff (even the verbatim block and handoff, which need no `$`)';
+      expectBlocks(obs, 0, { verbatim: [T1, T2], pointer: false, handoff: true });
+      return 'no history and no log (the home cannot be read), but the verbatim block and the handoff instructions, which need no `$` call, still come through';
     },
   },
   {
@@ -592,7 +592,10 @@ function assertEngineIntact(t, run, row, obs) {
   assert.ok(obs.settled.length > 0, 'no compact-plus hook settled');
   const slowest = Math.max(...obs.settled.map((s) => s.ms));
   assert.ok(slowest < HOOK_LIMIT_MS, `a compact-plus hook took ${slowest} ms`);
-  assert.deepEqual(debugLines(run, /compact-plus[^\n]*(budget|timed out|timeout|overran|did not settle)/i), [], 'a budget or timeout line');
+  // (The recall tool's MCP transport lines name their own connection timeouts: not a hook's.)
+  const overran = debugLines(run, /compact-plus[^\n]*(budget|timed out|timeout|overran|did not settle)/i)
+    .filter((l) => !l.includes('MCP server "compact-plus"'));
+  assert.deepEqual(overran, [], 'a budget or timeout line');
   assert.deepEqual(debugLines(run, /hook failed[^\n]*compact-plus/i), [], 'a compact-plus hook failed');
   for (const turn of run.turns) assert.ok(turn.ms < TURN_LIMIT_MS, `turn ${turn.n} took ${turn.ms} ms`);
   // Errors are values in the core: only the trap row fails open; no hook ends "stopped short"
