@@ -50,7 +50,18 @@ export function resolveMod(mod = process.env.E2E_MOD ?? 'repo', workDir = null) 
 /** The CLI's project slug: the absolute cwd with every non-alphanumeric character as '-'. */
 export const projectSlug = (dir) => dir.replace(/[^A-Za-z0-9]/g, '-');
 
-function readJsonl(file) {
+/** The session's transcript (<configDir>/projects/<slug>/<session>.jsonl), or null. */
+export function findTranscript(configDir, sessionId) {
+  const projectsDir = path.join(configDir, 'projects');
+  if (!sessionId || !fs.existsSync(projectsDir)) return null;
+  for (const d of fs.readdirSync(projectsDir)) {
+    const p = path.join(projectsDir, d, `${sessionId}.jsonl`);
+    if (fs.existsSync(p)) return p;
+  }
+  return null;
+}
+
+export function readJsonl(file) {
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
     try { return JSON.parse(l); } catch { return { _unparsed: l }; }
@@ -270,14 +281,7 @@ export async function runSession(opts = {}) {
   fs.writeFileSync(path.join(workDir, 'stderr.txt'), stderr);
 
   const sessionId = ctx.sessionId();
-  const projectsDir = path.join(configDir, 'projects');
-  let transcriptPath = null;
-  if (sessionId && fs.existsSync(projectsDir)) {
-    for (const d of fs.readdirSync(projectsDir)) {
-      const p = path.join(projectsDir, d, `${sessionId}.jsonl`);
-      if (fs.existsSync(p)) { transcriptPath = p; break; }
-    }
-  }
+  const transcriptPath = findTranscript(configDir, sessionId);
   const history = listTree(historyRoot);
   const debugLog = fs.existsSync(debugFile) ? fs.readFileSync(debugFile, 'utf8') : '';
   const messageRequests = fake.requests.filter((r) => r.kind === 'normal' || r.kind === 'compaction');
@@ -338,6 +342,41 @@ export function allMessagesText(req) {
 /** Debug-log lines matching a regex. */
 export function debugLines(run, re) {
   return run.debugLog.split('\n').filter((l) => re.test(l));
+}
+
+/**
+ * The stored summary rows of the run's transcript (one per compaction of the main conversation).
+ * `transcript`: rows read elsewhere (run.transcript is looked up under the work dir's home, so a
+ * run with its own HOME reads it with findTranscript + readJsonl).
+ */
+export function summaryRows(run, transcript = run.transcript) {
+  return transcript.filter((r) => r.isCompactSummary && r.type === 'user');
+}
+
+/** Each dispatch of a hooks module, from the host's "settled in" debug lines: [{ hook, ms }]. */
+export function hookTimes(run, module = 'compact-plus@inline') {
+  const re = new RegExp(`hooks module ${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (\\S+) settled in ([\\d.]+)ms`);
+  return run.debugLog.split('\n').map((l) => re.exec(l)).filter(Boolean).map((m) => ({ hook: m[1], ms: Number(m[2]) }));
+}
+
+/**
+ * Every path under root, folders too, without following links: [{ rel, path, kind }] with kind
+ * 'dir' | 'file' | 'link' | 'other'. (listTree lists files only and reads them.)
+ */
+export function listPaths(root) {
+  const out = [];
+  const walk = (dir) => {
+    let entries = [];
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      const kind = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'link' : 'other';
+      out.push({ rel: path.relative(root, p), path: p, kind });
+      if (kind === 'dir') walk(p);
+    }
+  };
+  walk(root);
+  return out;
 }
 
 // ---- command line --------------------------------------------------------------------------
