@@ -89,7 +89,7 @@ async function drive(hook, e, next, perform, log) {
       if (done.spawn) job(done.spawn, perform, log)
       if (done.skip && !called) return { skip: done.skip }
       if (typeof done.answer === 'string') return { result: done.answer }
-      if (done.search) return { result: await search(done.search, e, perform) }
+      if (done.search) return { result: await search(done.search, perform) }
       if (!called && next) {
         called = true
         result = await next(e)
@@ -112,13 +112,13 @@ async function drive(hook, e, next, perform, log) {
 
 // The recall tool: read the history files the core named, search them in the
 // recall module. Any failure is the tool's answer, never the session's.
-async function search(paths, e, perform) {
+async function search({ paths, query }, perform) {
   try {
     const module = await recallCompiled
     if (!module) return 'recall: the search module did not load'
     initRecall({ module })
-    const files = await Promise.all(paths.map(async (path) => [path, await perform({ op: 'read', path })]))
-    return recall(JSON.stringify(files), JSON.stringify(e ?? {}))
+    const texts = await Promise.all(paths.map((path) => perform({ op: 'read', path })))
+    return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
   }

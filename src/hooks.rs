@@ -147,7 +147,14 @@ pub struct Done {
     /// Read these history files and answer the recall tool with the search of
     /// them (the search is the recall wasm's), without `next`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<Vec<String>>,
+    pub search: Option<Search>,
+}
+
+/// The recall tool's search: the files to read, and the query to run on them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Search {
+    pub paths: Vec<String>,
+    pub query: recall_tool::Query,
 }
 
 impl Done {
@@ -671,11 +678,16 @@ async fn session_start(host: Host, session: Rc<Session>) -> Done {
 
 const NOTHING_SAVED: &str = "recall: nothing has been saved in this session yet: the history is written at each compaction, and this session has not compacted (or has no home folder to write to).";
 
-/// Which files the recall tool searches: this session's history parts, oldest first.
-async fn recall_files(host: Host, session: Rc<Session>) -> Done {
+/// Which files the recall tool searches (this session's history parts, oldest
+/// first), and for what; a bad input is answered here.
+async fn recall_files(host: Host, session: Rc<Session>, input: String) -> Done {
     if !session.options.recall_tool {
         return Done::answer("recall: the recall tool is turned off (option recallTool).");
     }
+    let query = match recall_tool::parse_query(&input) {
+        Ok(q) => q,
+        Err(why) => return Done::answer(&why),
+    };
     let Ok(Some(dir)) = history_dir(&host).await else { return Done::answer(NOTHING_SAVED) };
     let Ok(entries) = host::value::<Vec<prune::Entry>>(&host.call(Call::List { path: dir.clone() }).await) else {
         return Done::answer(NOTHING_SAVED);
@@ -689,7 +701,8 @@ async fn recall_files(host: Host, session: Rc<Session>) -> Done {
         return Done::answer(NOTHING_SAVED);
     }
     names.sort_unstable();
-    Done { search: Some(names.iter().map(|n| format!("{dir}/{n}")).collect()), ..Done::next() }
+    let paths = names.iter().map(|n| format!("{dir}/{n}")).collect();
+    Done { search: Some(Search { paths, query }), ..Done::next() }
 }
 
 // ---- the driver the shim talks to ----
@@ -748,7 +761,10 @@ impl Core {
             }
             "turn-end" => Machine::new(move |h| turn_end(h, s)),
             "session.start" => Machine::new(move |h| session_start(h, s)),
-            "tool.call" => Machine::new(move |h| recall_files(h, s)),
+            "tool.call" => {
+                let input = event.to_owned();
+                Machine::new(move |h| recall_files(h, s, input))
+            }
             _ => return None,
         })
     }

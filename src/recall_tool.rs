@@ -2,6 +2,10 @@
 //! schema, registered at `session.start`. The search itself is a wasm module of
 //! its own (`recall/`), compiled only when the tool is first called: it needs
 //! the regex engine, which would double the size of the compaction path's wasm.
+//! The tool's input is read here, so a bad one is answered without loading it.
+
+use serde::Serialize;
+use serde_json::Value;
 
 /// The tool's short name; the engine lists it as `mcp__<plugin>__recall`.
 pub const TOOL_NAME: &str = "recall";
@@ -12,6 +16,86 @@ pub const DESCRIPTION: &str = "Search this session's history: the full text of e
 
 /// The input schema as JSON text, handed to `$.tool.register` as it is.
 pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"}},"required":["query"]}"#;
+
+/// Messages shown when the input names no `limit`.
+pub const DEFAULT_LIMIT: usize = 8;
+/// The most messages one answer shows, whatever `limit` asks for.
+pub const MAX_LIMIT: usize = 50;
+const MAX_QUERY_CHARS: usize = 1000;
+
+/// One search, as the tool's input asks for it; the recall module runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Query {
+    pub text: String,
+    pub regex: bool,
+    /// `user`, `assistant` or `tool`; `None` searches everything.
+    pub role: Option<String>,
+    pub limit: usize,
+}
+
+/// Reads the tool's input. Every error is a sentence for the model, starting
+/// with `recall:`, so the caller can answer it as it is.
+pub fn parse_query(json: &str) -> Result<Query, String> {
+    let value: Value = serde_json::from_str(json).map_err(|_| not_an_object())?;
+    let Value::Object(map) = value else { return Err(not_an_object()) };
+    let regex = match map.get("regex") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => true,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => false,
+        Some(_) => return Err("recall: regex must be true or false".into()),
+    };
+    let text = match map.get("query") {
+        None | Some(Value::Null) => {
+            return Err("recall: query is missing: give the words (or, with regex: true, the regex) to find".into())
+        }
+        // A regex keeps its spaces: ` foo` is not `foo`.
+        Some(Value::String(s)) if regex => s.clone(),
+        Some(Value::String(s)) => s.trim().to_owned(),
+        Some(_) => return Err("recall: query must be a string".into()),
+    };
+    if text.trim().is_empty() {
+        return Err("recall: query is empty: give the words (or, with regex: true, the regex) to find".into());
+    }
+    if text.chars().count() > MAX_QUERY_CHARS {
+        return Err(format!("recall: query is too long (over {MAX_QUERY_CHARS} characters); search for fewer words"));
+    }
+    let role = match map.get("role") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => {
+            let r = s.trim().to_ascii_lowercase();
+            match r.as_str() {
+                "" | "any" | "all" => None,
+                "user" | "assistant" | "tool" => Some(r),
+                _ => return Err(bad_role()),
+            }
+        }
+        Some(_) => return Err(bad_role()),
+    };
+    let limit = match map.get("limit") {
+        None | Some(Value::Null) => DEFAULT_LIMIT,
+        Some(v) => {
+            let n = match v {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            };
+            match n {
+                Some(n) if n.is_finite() && n >= 1.0 => (n.floor().min(MAX_LIMIT as f64)) as usize,
+                _ => return Err(format!("recall: limit must be a whole number from 1 to {MAX_LIMIT}")),
+            }
+        }
+    };
+    Ok(Query { text, regex, role, limit })
+}
+
+fn not_an_object() -> String {
+    r#"recall: the input must be a JSON object like {"query": "words to find"}"#.into()
+}
+
+fn bad_role() -> String {
+    r#"recall: role must be "user", "assistant" or "tool" (or left out)"#.into()
+}
 
 /// Whether a file in the history folder is one to search: the markdown parts,
 /// not the folder's log or anything hidden.
@@ -25,10 +109,50 @@ mod tests {
     use serde_json::Value;
 
     #[test]
+    fn parse_query_reads_every_field() {
+        let got = parse_query(r#"{"query":"  cargo test ","role":"Tool","limit":3}"#).unwrap();
+        assert_eq!(got, Query { text: "cargo test".into(), regex: false, role: Some("tool".into()), limit: 3 });
+        let got = parse_query(r#"{"query":" ^cargo ","regex":true}"#).unwrap();
+        assert_eq!((got.text.as_str(), got.regex), (" ^cargo ", true));
+        let got = parse_query(r#"{"query":"x"}"#).unwrap();
+        assert_eq!(got, Query { text: "x".into(), regex: false, role: None, limit: DEFAULT_LIMIT });
+        let got = parse_query(r#"{"query":"x","role":"any","limit":"5","regex":null,"extra":1}"#).unwrap();
+        assert_eq!((got.role, got.limit, got.regex), (None, 5, false));
+        assert_eq!(parse_query(r#"{"query":"x","limit":1000}"#).unwrap().limit, MAX_LIMIT);
+        assert_eq!(parse_query(r#"{"query":"x","limit":2.9}"#).unwrap().limit, 2);
+    }
+
+    #[test]
+    fn parse_query_explains_bad_input() {
+        let cases = [
+            ("", "JSON object"),
+            ("[1]", "JSON object"),
+            ("\"zebra\"", "JSON object"),
+            ("{}", "query is missing"),
+            (r#"{"query":null}"#, "query is missing"),
+            (r#"{"query":"   "}"#, "query is empty"),
+            (r#"{"query":7}"#, "query must be a string"),
+            (r#"{"query":"x","regex":"yes"}"#, "regex must be true or false"),
+            (r#"{"query":"x","role":"system"}"#, "role must be"),
+            (r#"{"query":"x","role":3}"#, "role must be"),
+            (r#"{"query":"x","limit":0}"#, "limit must be"),
+            (r#"{"query":"x","limit":-2}"#, "limit must be"),
+            (r#"{"query":"x","limit":"many"}"#, "limit must be"),
+        ];
+        for (input, want) in cases {
+            let err = parse_query(input).unwrap_err();
+            assert!(err.starts_with("recall: "), "{input}: {err}");
+            assert!(err.contains(want), "{input}: {err}");
+        }
+        let long = format!(r#"{{"query":"{}"}}"#, "w ".repeat(MAX_QUERY_CHARS));
+        assert!(parse_query(&long).unwrap_err().contains("too long"));
+    }
+
+    #[test]
     fn the_tool_spec_is_well_formed() {
         let schema: Value = serde_json::from_str(INPUT_SCHEMA).unwrap();
         assert_eq!(schema["required"], serde_json::json!(["query"]));
-        assert_eq!(schema["properties"]["limit"]["maximum"], serde_json::json!(50));
+        assert_eq!(schema["properties"]["limit"]["maximum"], serde_json::json!(MAX_LIMIT));
         assert!(crate::text::len16(DESCRIPTION) < 4096);
         assert!(TOOL_NAME.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
     }

@@ -14,19 +14,17 @@
 //! When the value of an assignment or header is itself a provider token, the
 //! provider's kind wins (`GITHUB_TOKEN=[REDACTED:github-token]`).
 //!
-//! # One pass, and why not one big `find_iter`
+//! # One pass, no regex engine
 //!
-//! The crate builds `regex` without its default features (no lazy DFA, no
-//! literal prefilters: with them the `.wasm` roughly doubles), which leaves
-//! the PikeVM, whose cost per byte grows with the alternatives alive: one
-//! alternation of all rules would scan at a few MB/s. So the single pass is
-//! a byte loop: a 64 KiB table indexed by each pair of adjacent bytes says
-//! whether a rule's leading literal may start there (`AK`, `gh`, `sk`, `ey`,
-//! `--`, `:/`, `pa`, `to`, …). Only there does that rule's own regex run,
-//! anchored (`\A`) on the rest of the text, so the PikeVM stops as soon as
-//! the rule cannot match; key blocks and assignments, the costly ones as
-//! regexes, are read by hand. After a match the scan resumes past it: no
-//! rule ever rescans the text.
+//! The core ships as WebAssembly with a size budget, and a regex engine
+//! would be most of it; the shapes are simple enough to read by hand. The
+//! single pass is a byte loop: a 64 KiB table indexed by each pair of
+//! adjacent bytes says whether a rule's leading literal may start there
+//! (`AK`, `gh`, `sk`, `ey`, `--`, `:/`, `pa`, `to`, …). Only there does that
+//! rule's reader run, anchored at that byte; it stops as soon as the shape
+//! cannot match. Each reader's doc gives its shape as a regex, and it
+//! returns what a leftmost-first engine would for it. After a match the
+//! scan resumes past it: no rule ever rescans the text.
 //!
 //! # Choices (the corpus tests pin them)
 //!
@@ -57,13 +55,11 @@
 //! * The replacement holds no quote or backslash, so JSON stays valid, and a
 //!   second pass over redacted text changes nothing.
 //!
-//! Never panics: slices are taken with `get`, and if a rule failed to compile
-//! (a unit test proves none does) the text is returned unchanged.
+//! Never panics: slices are taken with `get`, and if the trigger table could
+//! not be built (a unit test proves it is) the text is returned unchanged.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
-
-use regex::Regex;
 
 /// Every kind that can appear in `[REDACTED:<kind>]`.
 const KINDS: &[&str] = &[
@@ -195,74 +191,6 @@ impl Rule {
         RULES.iter().position(|r| *r == self).unwrap_or(0)
     }
 
-    /// The rule's regex, anchored at the trigger position by `\A`. None for
-    /// the two rules read by hand: assignments (`assignment_key`), whose
-    /// alternation of key words and name parts made every attempt cost
-    /// microseconds in the PikeVM while `token` and `pass` are common words,
-    /// and key blocks (`key_block_end`), whose regex was the slowest both to
-    /// compile and to run.
-    fn pattern(self) -> Option<String> {
-        Some(match self {
-            Rule::AwsAccessKeyId => {
-                r"\A(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}".to_string()
-            }
-            Rule::AwsSecretKey => concat!(
-                r"\A(?i-u:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)",
-                r#"(?:\\*["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\*["'])?"#,
-                r"(?P<s>[A-Za-z0-9/+]{40})"
-            )
-            .to_string(),
-            Rule::Github => {
-                r"\A(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{70,})".to_string()
-            }
-            Rule::Gitlab => concat!(
-                r"\A(?:gl(?:pat|dt|ptt|rtr|rt|cbt|imt|soat|ffct|ft|agent|oas|wt)-[A-Za-z0-9_.-]{20,}",
-                r"|GR1348941[A-Za-z0-9_-]{20,})"
-            )
-            .to_string(),
-            Rule::SlackToken => concat!(
-                r"\A(?:xox[abeoprs]-[0-9]+-[A-Za-z0-9-]{8,}|xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{20,}",
-                r"|xapp-[0-9]-[A-Za-z0-9-]{10,})"
-            )
-            .to_string(),
-            Rule::SlackWebhook => {
-                r"\A(?i-u:hooks\.slack\.com)/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{20,})"
-                    .to_string()
-            }
-            Rule::Stripe => r"\A[rs]k_(?:test|live|prod)_[A-Za-z0-9]{10,}".to_string(),
-            Rule::Anthropic => r"\Ask-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{20,}".to_string(),
-            Rule::OpenAi => {
-                r"\Ask-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})"
-                    .to_string()
-            }
-            Rule::Google => r"\AAIza[A-Za-z0-9_-]{35}".to_string(),
-            Rule::Npm => r"\Anpm_[A-Za-z0-9]{36}".to_string(),
-            Rule::Pypi => {
-                r"\Apypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}".to_string()
-            }
-            Rule::Jwt => {
-                r"\AeyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*".to_string()
-            }
-            Rule::Authorization => concat!(
-                r#"\A(?i-u:authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:\\*["'])?[ \t]*"#,
-                r"(?:(?P<scheme>(?i-u:bearer|basic|token|bot|apikey|sso-key|key))[ \t]+)?",
-                r"(?P<s>[A-Za-z0-9_.~+/:-]+=*)"
-            )
-            .to_string(),
-            Rule::Bearer => r"\ABearer[ \t]+(?P<s>[A-Za-z0-9_.~+/-]{20,}=*)".to_string(),
-            // The password part may hold `@` and `:`; greed takes the last `@`
-            // before the host, so `u:p@ss@host` loses all of `p@ss`.
-            Rule::UrlCredentials => {
-                r#"\A://(?P<s>[^\s/?#@:"'<>\\\[\]]*:[^\s/?#"'<>\\]+)@[A-Za-z0-9\[]"#.to_string()
-            }
-            // `curl -u user:pass`: only the password goes.
-            Rule::CurlUser => {
-                r#"\A(?:-u|--user)(?:[ \t]+|=)["']?[A-Za-z0-9._%+@-]*:(?P<s>[^\s'"\[]+)"#.to_string()
-            }
-            Rule::PrivateKey | Rule::Assignment => return None,
-        })
-    }
-
     /// Leading literals; the byte-pair table is built from their first two bytes.
     fn triggers(self) -> &'static [&'static str] {
         match self {
@@ -365,8 +293,6 @@ struct Hit {
 }
 
 struct Matcher {
-    /// Indexed by `Rule::index`.
-    regexes: Vec<Option<Regex>>,
     /// Byte pair `(a << 8) | b` to a bucket number; 0 means no rule starts there.
     bucket_of: Vec<u8>,
     /// Quick reject on the first byte alone before looking at the pair.
@@ -377,13 +303,6 @@ struct Matcher {
 
 impl Matcher {
     fn build() -> Option<Matcher> {
-        let mut regexes = Vec::with_capacity(RULES.len());
-        for rule in RULES {
-            regexes.push(match rule.pattern() {
-                Some(pattern) => Some(Regex::new(&pattern).ok()?),
-                None => None,
-            });
-        }
         let mut bucket_of = vec![0u8; 1 << 16];
         let mut first_byte = [false; 256];
         let mut buckets: Vec<Vec<Trigger>> = vec![Vec::new()];
@@ -430,7 +349,6 @@ impl Matcher {
             bucket.sort_by_key(|t| t.rule.index());
         }
         Some(Matcher {
-            regexes,
             bucket_of,
             first_byte,
             buckets,
@@ -448,8 +366,9 @@ impl Matcher {
                 i += 1;
                 continue;
             }
-            // Every offset comes from an ASCII byte or a regex match, so this
-            // holds; the check keeps a slip from ever dropping text.
+            // Every offset comes from an ASCII byte or a run of whole
+            // characters, so this holds; the check keeps a slip from ever
+            // dropping text.
             let hit = self.hit_at(text, i, false).filter(|h| {
                 h.secret_start >= copied
                     && h.secret_start <= h.secret_end
@@ -523,7 +442,12 @@ impl Matcher {
         None
     }
 
+    /// Out of line: `hit_at` runs at every candidate and most candidates
+    /// fail on their literal; with the readers inlined it spilled registers
+    /// on every call and the scan ran a fifth slower.
+    #[inline(never)]
     fn try_rule(&self, text: &str, pos: usize, rule: Rule) -> Option<Hit> {
+        let bytes = text.as_bytes();
         match rule {
             Rule::Assignment => return self.assignment(text, pos),
             Rule::PrivateKey => {
@@ -538,25 +462,14 @@ impl Matcher {
             }
             _ => {}
         }
-        if rule == Rule::AwsSecretKey && !separator_follows(text, pos) {
-            return None;
-        }
-        let rest = text.get(pos..)?;
-        let regex = self.regexes.get(rule.index())?.as_ref()?;
-        // `find` first: most attempts fail, and a plain search is several
-        // times cheaper than a capture search in the PikeVM.
-        let whole = regex.find(rest)?;
-        let end = pos + whole.end();
         if let Some(kind) = rule.token_kind() {
-            let token = whole.as_str();
+            let end = token_end(bytes, pos, rule)?;
+            let token = text.get(pos..end)?;
             // A token is a whole word: `AKIA…` followed by more letters, or
             // `npm_` + 36 characters + `_suffix`, is something else.
             let whole_word = match rule {
                 Rule::AwsAccessKeyId | Rule::Github | Rule::Stripe | Rule::OpenAi | Rule::Npm => {
-                    !text
-                        .as_bytes()
-                        .get(end)
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                    !bytes.get(end).is_some_and(|c| is_word(*c))
                 }
                 _ => true,
             };
@@ -571,42 +484,50 @@ impl Matcher {
                 kind,
             });
         }
-        let caps = regex.captures(rest.get(..whole.end())?)?;
-        let secret = caps.name("s");
-        let span = |m: regex::Match<'_>| (pos + m.start(), pos + m.end());
         match rule {
             Rule::AwsSecretKey => {
-                let (s, e) = span(secret?);
-                let next = text.as_bytes().get(e).copied();
-                let continues =
-                    next.is_some_and(|c| c.is_ascii_alphanumeric() || b"/+=".contains(&c));
+                if !separator_follows(text, pos) {
+                    return None;
+                }
+                let (s, e) = aws_secret_key(bytes, pos)?;
+                let continues = bytes
+                    .get(e)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || b"/+=".contains(c));
                 (!continues).then_some(Hit {
-                    end,
+                    end: e,
                     secret_start: s,
                     secret_end: e,
                     kind: "aws-secret-key",
                 })
             }
             Rule::SlackWebhook => {
-                let (s, e) = span(secret?);
+                let (s, e) = slack_webhook(bytes, pos)?;
                 Some(Hit {
-                    end,
+                    end: e,
                     secret_start: s,
                     secret_end: e,
                     kind: "slack-webhook",
                 })
             }
             Rule::Authorization | Rule::Bearer => {
-                let m = secret?;
-                let value = m.as_str();
+                // `scheme`: the header named its scheme (`Basic …`); only
+                // the `Authorization` rule reads it.
+                let (s, e, scheme) = match rule {
+                    Rule::Authorization => authorization_header(bytes, pos)?,
+                    _ => {
+                        let (s, e) = bearer_header(bytes, pos)?;
+                        (s, e, true)
+                    }
+                };
+                let value = text.get(s..e)?;
                 if value.len() < 8 || is_scheme_word(value) || is_placeholder(value) {
                     return None;
                 }
                 // `authorization = self.headers.get(...)` is code, not a header.
-                let next = text.as_bytes().get(pos + m.end()).copied();
+                let next = bytes.get(e).copied();
                 let bare = value.trim_end_matches(['+', '-']);
                 if rule == Rule::Authorization
-                    && caps.name("scheme").is_none()
+                    && !scheme
                     && (looks_like_code(bare, next) || is_expression(value) || is_name(value))
                 {
                     return None;
@@ -617,13 +538,12 @@ impl Matcher {
                 {
                     return None;
                 }
-                let (s, e) = span(m);
-                Some(self.prefer_token(text, s, e, end, "authorization"))
+                Some(self.prefer_token(text, s, e, e, "authorization"))
             }
             Rule::UrlCredentials => {
-                let m = secret?;
-                let (user, pass) = m.as_str().split_once(':')?;
-                let after = text.get(pos + m.end() + 1..).unwrap_or("");
+                let (s, e) = url_credentials(text, pos)?;
+                let (user, pass) = text.get(s..e)?.split_once(':')?;
+                let after = text.get(e + 1..).unwrap_or("");
                 if is_placeholder(pass)
                     || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
                     || after.starts_with("sha256:")
@@ -633,7 +553,6 @@ impl Matcher {
                 }
                 // Resume at the `@`: the host's first character was only
                 // looked at, and may start a token of its own.
-                let (s, e) = span(m);
                 Some(Hit {
                     end: e,
                     secret_start: s,
@@ -642,9 +561,9 @@ impl Matcher {
                 })
             }
             Rule::CurlUser => {
-                let m = secret?;
-                let pass = m.as_str();
-                let colon = (pos + m.start()).checked_sub(1)?;
+                let (s, e) = curl_user_password(text, pos)?;
+                let pass = text.get(s..e)?;
+                let colon = s.checked_sub(1)?;
                 let user = text
                     .get(..colon)
                     .and_then(|h| h.rsplit([' ', '\t', '=', '"', '\'']).next());
@@ -659,9 +578,8 @@ impl Matcher {
                 {
                     return None;
                 }
-                let (s, e) = span(m);
                 Some(Hit {
-                    end,
+                    end: e,
                     secret_start: s,
                     secret_end: e,
                     kind: "password-assignment",
@@ -791,6 +709,329 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     }
 }
 
+// ---- The rules' shapes, read by hand ----
+//
+// Each reader is anchored at the trigger position and returns where its
+// shape ends (and, for context rules, the secret's span), or None. The doc
+// comment of each gives the shape as a regex, for reference only: the
+// crate does not use `regex`. Where a shape could match in more than one
+// way, the reader returns the match a leftmost-first (Perl-style) engine
+// would: greedy runs take all they can, the first alternative that leads to
+// a match wins. Every class is ASCII except the negated ones of URLs and
+// `curl -u`, which stop at Unicode white space and are read by `char`, so
+// every offset returned lies on a character boundary.
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// `[A-Za-z0-9_-]`: base64url, and most providers' token alphabet.
+fn is_b64url(c: u8) -> bool {
+    is_word(c) || c == b'-'
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+/// `literal` at `at`, byte for byte; the offset after it.
+fn lit(b: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
+    literal_at(b, at, literal, false).then_some(at + literal.len())
+}
+
+/// As `lit`, ASCII case-insensitive (`(?i-u:…)`).
+fn lit_ci(b: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
+    literal_at(b, at, literal, true).then_some(at + literal.len())
+}
+
+/// The first of `literals` found at `at` (an alternation of literals).
+fn one_of(b: &[u8], at: usize, literals: &[&[u8]]) -> Option<usize> {
+    literals.iter().find_map(|l| lit(b, at, l))
+}
+
+/// One byte of `class` (`[…]`).
+fn one(b: &[u8], at: usize, class: fn(u8) -> bool) -> Option<usize> {
+    b.get(at).is_some_and(|c| class(*c)).then_some(at + 1)
+}
+
+/// The end of the longest run of `class` from `at` (`[…]*`).
+fn run(b: &[u8], at: usize, class: fn(u8) -> bool) -> usize {
+    at + b
+        .get(at..)
+        .map_or(0, |t| t.iter().take_while(|c| class(**c)).count())
+}
+
+/// `[…]{min,}`: the longest run, if it is long enough.
+fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -> Option<usize> {
+    let end = run(b, at, class);
+    (end - at >= min).then_some(end)
+}
+
+/// `[…]{n}`: exactly `n` bytes of `class`, whatever follows.
+fn exactly(b: &[u8], at: usize, class: fn(u8) -> bool, n: usize) -> Option<usize> {
+    b.get(at..at + n)
+        .is_some_and(|t| t.iter().all(|c| class(*c)))
+        .then_some(at + n)
+}
+
+fn blanks(b: &[u8], at: usize) -> usize {
+    run(b, at, is_blank)
+}
+
+/// `(?:\\*["'])?`: a closing or opening quote, JSON-escaped or not. Where
+/// the quote is absent, nothing is taken (the backslashes stay).
+fn quote_opt(b: &[u8], at: usize) -> usize {
+    let i = run(b, at, |c| c == b'\\');
+    match b.get(i) {
+        Some(b'"' | b'\'') => i + 1,
+        _ => at,
+    }
+}
+
+/// The end of the longest run of characters from `at` that `stop` does not
+/// end (`[^…]*` with Unicode `\s`); `at` must be a character boundary.
+fn chars_until(text: &str, at: usize, stop: fn(char) -> bool) -> usize {
+    let rest = text.get(at..).unwrap_or("");
+    at + rest.find(stop).unwrap_or(rest.len())
+}
+
+/// Where the provider token at `pos` ends, by its rule's shape.
+fn token_end(b: &[u8], pos: usize, rule: Rule) -> Option<usize> {
+    let upper_digit = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit();
+    let alnum = |c: u8| c.is_ascii_alphanumeric();
+    let digit = |c: u8| c.is_ascii_digit();
+    match rule {
+        // (?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}
+        Rule::AwsAccessKeyId => {
+            let body = match lit(b, pos, b"A3T") {
+                Some(i) => one(b, i, upper_digit)?,
+                None => one_of(b, pos, &[b"AKIA", b"ASIA", b"ABIA", b"ACCA"])?,
+            };
+            exactly(b, body, upper_digit, 16)
+        }
+        // gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{70,}
+        Rule::Github => one_of(b, pos, &[b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_"])
+            .and_then(|i| at_least(b, i, alnum, 36))
+            .or_else(|| at_least(b, lit(b, pos, b"github_pat_")?, is_word, 70)),
+        // gl(?:pat|dt|ptt|rtr|rt|cbt|imt|soat|ffct|ft|agent|oas|wt)-[A-Za-z0-9_.-]{20,}
+        // |GR1348941[A-Za-z0-9_-]{20,}
+        Rule::Gitlab => {
+            #[rustfmt::skip]
+            const TYPES: &[&[u8]] = &[
+                b"pat-", b"dt-", b"ptt-", b"rtr-", b"rt-", b"cbt-", b"imt-", b"soat-", b"ffct-",
+                b"ft-", b"agent-", b"oas-", b"wt-",
+            ];
+            lit(b, pos, b"gl")
+                .and_then(|i| one_of(b, i, TYPES))
+                .and_then(|i| at_least(b, i, |c| is_b64url(c) || c == b'.', 20))
+                .or_else(|| at_least(b, lit(b, pos, b"GR1348941")?, is_b64url, 20))
+        }
+        // xox[abeoprs]-[0-9]+-[A-Za-z0-9-]{8,}
+        // |xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{20,}
+        // |xapp-[0-9]-[A-Za-z0-9-]{10,}
+        Rule::SlackToken => {
+            let alnum_dash = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
+            let legacy = || {
+                let i = one(b, lit(b, pos, b"xox")?, |c| b"abeoprs".contains(&c))?;
+                let i = at_least(b, lit(b, i, b"-")?, digit, 1)?;
+                at_least(b, lit(b, i, b"-")?, alnum_dash, 8)
+            };
+            let rotating = || {
+                let i = one(b, lit(b, pos, b"xoxe.xox")?, |c| c == b'b' || c == b'p')?;
+                let i = one(b, lit(b, i, b"-")?, digit)?;
+                at_least(b, lit(b, i, b"-")?, alnum, 20)
+            };
+            let app = || {
+                let i = one(b, lit(b, pos, b"xapp-")?, digit)?;
+                at_least(b, lit(b, i, b"-")?, alnum_dash, 10)
+            };
+            legacy().or_else(rotating).or_else(app)
+        }
+        // [rs]k_(?:test|live|prod)_[A-Za-z0-9]{10,}
+        Rule::Stripe => {
+            let i = lit(b, one(b, pos, |c| c == b'r' || c == b's')?, b"k_")?;
+            let i = one_of(b, i, &[b"test_", b"live_", b"prod_"])?;
+            at_least(b, i, alnum, 10)
+        }
+        // sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{20,}
+        // The letters and digits do not overlap: the letter run is taken
+        // whole, and more than 10 letters fail as in a backtracking engine.
+        Rule::Anthropic => {
+            let i = lit(b, pos, b"sk-ant-")?;
+            let letters = run(b, i, |c| c.is_ascii_lowercase());
+            if !(2..=10).contains(&(letters - i)) {
+                return None;
+            }
+            let i = lit(b, exactly(b, letters, digit, 2)?, b"-")?;
+            at_least(b, i, is_b64url, 20)
+        }
+        // sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})
+        Rule::OpenAi => {
+            let i = lit(b, pos, b"sk-")?;
+            one_of(b, i, &[b"proj-", b"svcacct-", b"admin-", b"None-"])
+                .and_then(|j| at_least(b, j, is_b64url, 20))
+                .or_else(|| at_least(b, i, alnum, 32))
+        }
+        // AIza[A-Za-z0-9_-]{35}
+        Rule::Google => exactly(b, lit(b, pos, b"AIza")?, is_b64url, 35),
+        // npm_[A-Za-z0-9]{36}
+        Rule::Npm => exactly(b, lit(b, pos, b"npm_")?, alnum, 36),
+        // pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}
+        Rule::Pypi => {
+            let i = lit(b, pos, b"pypi-AgE")?;
+            let i = one_of(b, i, &[b"IcHlwaS5vcmc", b"NdGVzdC5weXBpLm9yZw"])?;
+            at_least(b, i, is_b64url, 50)
+        }
+        // eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*
+        Rule::Jwt => {
+            let i = at_least(b, lit(b, pos, b"eyJ")?, is_b64url, 8)?;
+            let i = at_least(b, lit(b, i, b".ey")?, is_b64url, 8)?;
+            Some(run(b, lit(b, i, b".")?, is_b64url))
+        }
+        Rule::PrivateKey
+        | Rule::AwsSecretKey
+        | Rule::SlackWebhook
+        | Rule::Authorization
+        | Rule::Bearer
+        | Rule::UrlCredentials
+        | Rule::CurlUser
+        | Rule::Assignment => None,
+    }
+}
+
+/// The 40-character secret after an AWS secret key's name:
+/// `(?i-u:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)`
+/// `(?:\\*["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\*["'])?(?P<s>[A-Za-z0-9/+]{40})`.
+fn aws_secret_key(b: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let sep = |at: usize| run(b, at, |c| b"_.-".contains(&c)).min(at + 1);
+    let name_end = match lit_ci(b, pos, b"aws") {
+        Some(i) => {
+            let i = sep(lit_ci(b, sep(i), b"secret")?);
+            let i = lit_ci(b, i, b"access").map_or(i, sep);
+            lit_ci(b, i, b"key")?
+        }
+        None => {
+            let i = lit_ci(b, sep(lit_ci(b, pos, b"secret")?), b"access")?;
+            lit_ci(b, sep(i), b"key")?
+        }
+    };
+    let i = blanks(b, quote_opt(b, name_end));
+    // `:=` and `=>` first; falling back to their first byte could not match,
+    // as `=` and `>` may not start the value.
+    let i = one_of(b, i, &[b":=", b"=>", b"=", b":"])?;
+    let s = quote_opt(b, blanks(b, i));
+    let e = exactly(
+        b,
+        s,
+        |c| c.is_ascii_alphanumeric() || c == b'/' || c == b'+',
+        40,
+    )?;
+    Some((s, e))
+}
+
+/// The secret path of a Slack webhook: `(?i-u:hooks\.slack\.com)/`
+/// `(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{20,})`.
+fn slack_webhook(b: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let i = lit(b, lit_ci(b, pos, b"hooks.slack.com")?, b"/")?;
+    let s = one_of(b, i, &[b"services/", b"workflows/", b"triggers/"])?;
+    let e = at_least(b, s, |c| is_b64url(c) || c == b'+' || c == b'/', 20)?;
+    Some((s, e))
+}
+
+/// An `Authorization` header's credential, and whether a scheme word came
+/// before it: `(?i-u:authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:\\*["'])?[ \t]*`
+/// `(?:(?P<scheme>(?i-u:bearer|basic|token|bot|apikey|sso-key|key))[ \t]+)?`
+/// `(?P<s>[A-Za-z0-9_.~+/:-]+=*)`.
+fn authorization_header(b: &[u8], pos: usize) -> Option<(usize, usize, bool)> {
+    let i = blanks(b, quote_opt(b, lit_ci(b, pos, b"authorization")?));
+    let i = one(b, i, |c| c == b':' || c == b'=')?;
+    let i = blanks(b, quote_opt(b, blanks(b, i)));
+    let value = |at: usize| {
+        let end = run(b, at, |c| {
+            c.is_ascii_alphanumeric() || b"_.~+/:-".contains(&c)
+        });
+        (end > at).then(|| run(b, end, |c| c == b'='))
+    };
+    // No two scheme words share a prefix, so at most one can be here.
+    #[rustfmt::skip]
+    const SCHEMES: &[&[u8]] =
+        &[b"bearer", b"basic", b"token", b"bot", b"apikey", b"sso-key", b"key"];
+    let after_scheme = SCHEMES
+        .iter()
+        .find_map(|w| lit_ci(b, i, w))
+        .map(|j| (j, blanks(b, j)))
+        .filter(|(j, k)| k > j)
+        .and_then(|(_, k)| Some((k, value(k)?)));
+    match after_scheme {
+        Some((s, e)) => Some((s, e, true)),
+        // Without a value after it, the scheme word is the value (and too
+        // short to be kept), as a backtracking engine would have it.
+        None => Some((i, value(i)?, false)),
+    }
+}
+
+/// `Bearer[ \t]+(?P<s>[A-Za-z0-9_.~+/-]{20,}=*)`.
+fn bearer_header(b: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let i = lit(b, pos, b"Bearer")?;
+    let s = blanks(b, i);
+    if s == i {
+        return None;
+    }
+    let e = at_least(
+        b,
+        s,
+        |c| c.is_ascii_alphanumeric() || b"_.~+/-".contains(&c),
+        20,
+    )?;
+    Some((s, run(b, e, |c| c == b'=')))
+}
+
+/// `user:password` after a URL's `://`: `://(?P<s>[^\s/?#@:"'<>\\\[\]]*`
+/// `:[^\s/?#"'<>\\]+)@[A-Za-z0-9\[]`. The password may hold `@` and `:`;
+/// it ends at the last `@` of its run that a host follows, so
+/// `u:p@ss@host` loses all of `p@ss`.
+fn url_credentials(text: &str, pos: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let s = lit(b, pos, b"://")?;
+    let user_end = chars_until(text, s, |c| {
+        c.is_whitespace() || "/?#@:\"'<>\\[]".contains(c)
+    });
+    let pass_start = lit(b, user_end, b":")?;
+    let pass_end = chars_until(text, pass_start, |c| {
+        c.is_whitespace() || "/?#\"'<>\\".contains(c)
+    });
+    // The password takes one character at least; `@` is ASCII, so no byte
+    // of a multibyte character is mistaken for it.
+    let from = pass_start + 1;
+    let at = b
+        .get(from..pass_end)?
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(k, c)| {
+            let host = b.get(from + k + 1);
+            (*c == b'@' && host.is_some_and(|h| h.is_ascii_alphanumeric() || *h == b'['))
+                .then_some(from + k)
+        })?;
+    Some((s, at))
+}
+
+/// The password of `curl -u user:pass`: `(?:-u|--user)(?:[ \t]+|=)["']?`
+/// `[A-Za-z0-9._%+@-]*:(?P<s>[^\s'"\[]+)`.
+fn curl_user_password(text: &str, pos: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let i = lit(b, pos, b"-u").or_else(|| lit(b, pos, b"--user"))?;
+    let j = blanks(b, i);
+    let i = if j > i { j } else { lit(b, i, b"=")? };
+    let i = i + usize::from(matches!(b.get(i), Some(b'"' | b'\'')));
+    let i = run(b, i, |c| {
+        c.is_ascii_alphanumeric() || b"._%+@-".contains(&c)
+    });
+    let s = lit(b, i, b":")?;
+    let e = chars_until(text, s, |c| c.is_whitespace() || "'\"[".contains(c));
+    (e > s).then_some((s, e))
+}
+
 /// `--password value`: the key is part of a command-line flag.
 fn is_cli_flag(text: &str, key_start: usize) -> bool {
     let head = text
@@ -806,7 +1047,7 @@ fn is_cli_flag(text: &str, key_start: usize) -> bool {
         .is_some_and(|flag| flag.starts_with(b"--"))
 }
 
-/// Cheap test before reading an assignment or running the AWS secret regex
+/// Cheap test before reading an assignment or an AWS secret key
 /// (`token`, `secret`, `pass` are common words): after the key name, its
 /// closing quote and blanks, is there a `:` or `=` (or a blank after a
 /// `--flag` or in a `.netrc` line)? Prose such as "the token is" stops here.
@@ -1388,12 +1629,7 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_compiles_and_the_matcher_builds() {
-        for rule in RULES {
-            if let Some(pattern) = rule.pattern() {
-                assert!(Regex::new(&pattern).is_ok(), "{rule:?} does not compile");
-            }
-        }
+    fn the_matcher_builds() {
         assert!(matcher().is_some());
     }
 
@@ -1503,6 +1739,68 @@ mod tests {
             redact_counted("-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----").1,
             0
         );
+    }
+
+    /// Edges of the hand-read shapes: lengths, case, scheme fallback, the
+    /// last `@` of a password, Unicode white space ending a run. Expected
+    /// outputs are those of the regex implementation this replaced.
+    #[test]
+    fn hand_read_shapes_stop_where_their_patterns_do() {
+        let key = "AKIAABCDEFGHIJKLMNOP";
+        let ant = format!("sk-ant-abcdefghij01-{}", "Zq8".repeat(8));
+        let hook = "hooks.slack.com/services/T0FAKE000/B0FAKE000/abcdEFGHijklMNOPqrstUVWX";
+        let redacted = [
+            (
+                format!("id {key} end"),
+                "id [REDACTED:aws-access-key-id] end".to_string(),
+            ),
+            (ant.clone(), "[REDACTED:anthropic-key]".into()),
+            (
+                "https://u:p@ss@host/x".into(),
+                "https://[REDACTED:url-credentials]@host/x".into(),
+            ),
+            (
+                "https://ü:pässwörd@höst".into(),
+                "https://[REDACTED:url-credentials]@höst".into(),
+            ),
+            (
+                "Authorization: Bearerabc123def456".into(),
+                "Authorization: [REDACTED:authorization]".into(),
+            ),
+            (
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.".into(),
+                "[REDACTED:jwt]".into(),
+            ),
+            (
+                "curl -u me:pa\u{3000}x https://h".into(),
+                "curl -u me:[REDACTED:password-assignment]\u{3000}x https://h".into(),
+            ),
+            (
+                format!("https://HOOKS.SLACK.COM{}", &hook[15..]),
+                "https://HOOKS.SLACK.COM/services/[REDACTED:slack-webhook]".into(),
+            ),
+            ("xoxb-123-a1b2c3d4".into(), "[REDACTED:slack-token]".into()),
+            (
+                "glrtr-a1b2c3d4e5f6g7h8i9j0".into(),
+                "[REDACTED:gitlab-token]".into(),
+            ),
+        ];
+        for (text, want) in redacted {
+            assert_eq!(red(&text), want, "{text:?}");
+        }
+        for text in [
+            format!("id {} end", &key[..19]),
+            format!("id {key}Q end"),
+            format!("id {key}_x end"),
+            ant.replace("abcdefghij", "abcdefghijk"),
+            "https://u:@host/x".into(),
+            "https://u:pa\u{a0}ss@host/x".into(),
+            "authorization=key ".into(),
+            "xoxb-123-a1b2c3d".into(),
+            format!("https://{}", hook.replace("services", "Services")),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text:?}");
+        }
     }
 
     #[test]

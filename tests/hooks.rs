@@ -1696,9 +1696,18 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
     let step = recall_step(&mut h, r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#);
     let d = dir();
     assert_eq!(
-        step["done"]["search"],
+        step["done"]["search"]["paths"],
         json!([format!("{d}/2026-01-01T000000Z-manual.md"), format!("{d}/2026-01-02T000000Z-auto.md"), format!("{d}/2026-01-02T000000Z-auto.part2.md")])
     );
+    assert_eq!(step["done"]["search"]["query"], json!({"text": "x", "regex": false, "role": null, "limit": 8}));
+}
+
+#[test]
+fn a_bad_recall_input_is_answered_without_reading_anything() {
+    let mut h = Harness::new();
+    let step = recall_step(&mut h, r#"{"query":"x","role":"robot"}"#);
+    assert!(step["done"]["answer"].as_str().unwrap().starts_with("recall: role must be"), "{step}");
+    assert!(h.fake.calls("list").is_empty());
 }
 
 #[test]

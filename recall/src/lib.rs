@@ -1,24 +1,21 @@
 //! The recall tool's search, compiled to a wasm module of its own: the regex
 //! engine it needs would double the size of the compaction path's module, and
-//! only a call of the tool loads this one.
+//! only a call of the tool loads this one. The core reads the tool's input and
+//! picks the files; this module only searches them.
 
 use wasm_bindgen::prelude::*;
 
 pub mod search;
 
-/// Searches `files` (JSON `[[path, text], …]`) for the tool input `query_json`
-/// (`{ query, regex?, role?, limit? }`); answers the text the model reads. A bad
-/// input or pattern answers why, starting `recall:`.
+/// Searches the history files (`paths[i]` holds `texts[i]`) and answers the
+/// text the model reads. `role` is `user`, `assistant`, `tool` or empty (all).
+/// A pattern that cannot run answers why, starting `recall:`.
 #[wasm_bindgen]
-pub fn recall(files_json: &str, query_json: &str) -> String {
-    let query = match search::parse_query(query_json) {
-        Ok(q) => q,
-        Err(why) => return why,
-    };
-    match serde_json::from_str::<Vec<(String, String)>>(files_json) {
-        Ok(files) => search::search(&files, &query),
-        Err(e) => format!("recall: the history files could not be read: {e}"),
-    }
+pub fn recall(paths: Vec<String>, texts: Vec<String>, query: String, regex: bool, role: String, limit: u32) -> String {
+    let files: Vec<(String, String)> = paths.into_iter().zip(texts).collect();
+    let role = (!role.is_empty()).then_some(role);
+    let q = search::Query { text: query, regex, role, limit: limit as usize };
+    search::search(&files, &q)
 }
 
 #[cfg(test)]
@@ -26,13 +23,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn answers_through_json() {
-        let files = serde_json::json!([["/h/2026-11-29T232701Z-manual.md",
-            "# Conversation before compaction\n\n## [3] user\n\nthe zebra-4417 marker\n"]]).to_string();
-        let a = recall(&files, r#"{"query":"zebra-4417"}"#);
+    fn answers_over_the_given_files() {
+        let paths = vec!["/h/2026-11-29T232701Z-manual.md".to_owned()];
+        let texts = vec!["# Conversation before compaction\n\n## [3] user\n\nthe zebra-4417 marker\n".to_owned()];
+        let a = recall(paths.clone(), texts.clone(), "zebra-4417".into(), false, String::new(), 8);
         assert!(a.contains("zebra-4417") && a.contains("[3] user"), "{a}");
-        assert!(recall(&files, r#"{"query":"(","regex":true}"#).starts_with("recall:"));
-        assert!(recall("nope", r#"{"query":"x"}"#).starts_with("recall: the history files"));
-        assert!(recall(&files, "{}").starts_with("recall:"));
+        assert!(recall(paths.clone(), texts.clone(), "(".into(), true, String::new(), 8).starts_with("recall:"));
+        let none = recall(paths, texts, "zebra".into(), false, "assistant".into(), 8);
+        assert!(!none.contains("the zebra-4417 marker"), "{none}");
     }
 }

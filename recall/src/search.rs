@@ -27,7 +27,6 @@
 //! count it reports is the true total.
 
 use regex::{Regex, RegexBuilder};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// The most the answer may hold, in UTF-16 code units; every char is one or
@@ -43,7 +42,6 @@ const LINE_CHARS: usize = 300;
 const LEAD_CHARS: usize = 80;
 const CONTEXT_LINES: usize = 2;
 const MAX_TERMS: usize = 16;
-const MAX_QUERY_CHARS: usize = 1000;
 /// The compiled-program ceiling: a pattern like `\w{1000}{1000}` is refused
 /// with a message instead of eating the wasm memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
@@ -62,69 +60,6 @@ pub struct Query {
     pub limit: usize,
 }
 
-/// Reads the tool's input. Every error is a sentence for the model, starting
-/// with `recall:`, so the caller can answer it as it is.
-pub fn parse_query(json: &str) -> Result<Query, String> {
-    let value: Value = serde_json::from_str(json).map_err(|_| not_an_object())?;
-    let Value::Object(map) = value else { return Err(not_an_object()) };
-    let regex = match map.get("regex") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => true,
-        Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => false,
-        Some(_) => return Err("recall: regex must be true or false".into()),
-    };
-    let text = match map.get("query") {
-        None | Some(Value::Null) => {
-            return Err("recall: query is missing: give the words (or, with regex: true, the regex) to find".into())
-        }
-        // A regex keeps its spaces: ` foo` is not `foo`.
-        Some(Value::String(s)) if regex => s.clone(),
-        Some(Value::String(s)) => s.trim().to_owned(),
-        Some(_) => return Err("recall: query must be a string".into()),
-    };
-    if text.trim().is_empty() {
-        return Err("recall: query is empty: give the words (or, with regex: true, the regex) to find".into());
-    }
-    if text.chars().count() > MAX_QUERY_CHARS {
-        return Err(format!("recall: query is too long (over {MAX_QUERY_CHARS} characters); search for fewer words"));
-    }
-    let role = match map.get("role") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => {
-            let r = s.trim().to_ascii_lowercase();
-            match r.as_str() {
-                "" | "any" | "all" => None,
-                "user" | "assistant" | "tool" => Some(r),
-                _ => return Err(bad_role()),
-            }
-        }
-        Some(_) => return Err(bad_role()),
-    };
-    let limit = match map.get("limit") {
-        None | Some(Value::Null) => DEFAULT_LIMIT,
-        Some(v) => {
-            let n = match v {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
-                _ => None,
-            };
-            match n {
-                Some(n) if n.is_finite() && n >= 1.0 => (n.floor().min(MAX_LIMIT as f64)) as usize,
-                _ => return Err(format!("recall: limit must be a whole number from 1 to {MAX_LIMIT}")),
-            }
-        }
-    };
-    Ok(Query { text, regex, role, limit })
-}
-
-fn not_an_object() -> String {
-    r#"recall: the input must be a JSON object like {"query": "words to find"}"#.into()
-}
-
-fn bad_role() -> String {
-    r#"recall: role must be "user", "assistant" or "tool" (or left out)"#.into()
-}
 
 /// Whether a file in the history folder is one to search: the markdown parts,
 /// not the folder's log or anything hidden.
@@ -1055,45 +990,6 @@ mod tests {
 
     // ---- input ----
 
-    #[test]
-    fn parse_query_reads_every_field() {
-        let got = parse_query(r#"{"query":"  cargo test ","role":"Tool","limit":3}"#).unwrap();
-        assert_eq!(got, Query { text: "cargo test".into(), regex: false, role: Some("tool".into()), limit: 3 });
-        let got = parse_query(r#"{"query":" ^cargo ","regex":true}"#).unwrap();
-        assert_eq!((got.text.as_str(), got.regex), (" ^cargo ", true));
-        let got = parse_query(r#"{"query":"x"}"#).unwrap();
-        assert_eq!(got, Query { text: "x".into(), regex: false, role: None, limit: DEFAULT_LIMIT });
-        let got = parse_query(r#"{"query":"x","role":"any","limit":"5","regex":null,"extra":1}"#).unwrap();
-        assert_eq!((got.role, got.limit, got.regex), (None, 5, false));
-        assert_eq!(parse_query(r#"{"query":"x","limit":1000}"#).unwrap().limit, MAX_LIMIT);
-        assert_eq!(parse_query(r#"{"query":"x","limit":2.9}"#).unwrap().limit, 2);
-    }
-
-    #[test]
-    fn parse_query_explains_bad_input() {
-        let cases = [
-            ("", "JSON object"),
-            ("[1]", "JSON object"),
-            ("\"zebra\"", "JSON object"),
-            ("{}", "query is missing"),
-            (r#"{"query":null}"#, "query is missing"),
-            (r#"{"query":"   "}"#, "query is empty"),
-            (r#"{"query":7}"#, "query must be a string"),
-            (r#"{"query":"x","regex":"yes"}"#, "regex must be true or false"),
-            (r#"{"query":"x","role":"system"}"#, "role must be"),
-            (r#"{"query":"x","role":3}"#, "role must be"),
-            (r#"{"query":"x","limit":0}"#, "limit must be"),
-            (r#"{"query":"x","limit":-2}"#, "limit must be"),
-            (r#"{"query":"x","limit":"many"}"#, "limit must be"),
-        ];
-        for (input, want) in cases {
-            let err = parse_query(input).unwrap_err();
-            assert!(err.starts_with("recall: "), "{input}: {err}");
-            assert!(err.contains(want), "{input}: {err}");
-        }
-        let long = format!(r#"{{"query":"{}"}}"#, "w ".repeat(MAX_QUERY_CHARS));
-        assert!(parse_query(&long).unwrap_err().contains("too long"));
-    }
 
     #[test]
     fn terms_split_on_space_and_keep_quoted_phrases() {
