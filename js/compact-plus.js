@@ -2,7 +2,7 @@
 // performs the `$` calls it asks for and hands the answers back (see src/host.rs).
 // Every path fails open: on any error the engine's own behaviour runs unchanged.
 
-import { initSync, __wbg_reset_state, init, start, resume, cancel } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, startPacked, resume, cancel, takeText } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
@@ -19,7 +19,10 @@ const text = (err) => String(err && err.message ? err.message : err)
 // Calls into wasm are synchronous; a trap rebuilds the instance for the next call.
 function guarded(call) {
   try {
-    return JSON.parse(call())
+    const step = JSON.parse(call())
+    // Long write texts wait in the core's outbox: one string each, no JSON escaping.
+    for (const c of step.calls ?? []) if (c.op === 'write' && typeof c.textRef === 'number') c.text = takeText(c.textRef)
+    return step
   } catch (err) {
     live = false
     try {
@@ -49,6 +52,52 @@ function downEvent(e, call) {
   return down
 }
 
+// A session.compact event as the core reads it, its texts beside the JSON as
+// UTF-8: JSON.stringify and the core's parser would otherwise each walk every
+// character of every text (and escape or unescape it) on the way.
+const encoder = new TextEncoder()
+function packed(e) {
+  const texts = []
+  const text = (s) => (typeof s === 'string' ? texts.push(s) - 1 : null)
+  const use = (u) => (u && typeof u === 'object' ? { tool: u.tool, input: u.input, text: text(u.text), isError: u.isError } : u)
+  const message = (m) =>
+    m && typeof m === 'object' && !Array.isArray(m)
+      ? {
+          role: m.role,
+          text: text(m.text),
+          handle: m.handle,
+          toolUses: Array.isArray(m.toolUses) ? m.toolUses.map(use) : m.toolUses,
+          toolResults: typeof m.toolResults?.length === 'number' ? m.toolResults.length : undefined,
+        }
+      : m
+  const event = { ...e, messages: e.messages.map(message) }
+  let size = 0
+  for (const s of texts) size += s.length
+  let bytes = new Uint8Array(size + (size >> 3) + 1024)
+  const lens = new Array(texts.length)
+  let at = 0
+  for (let i = 0; i < texts.length; i++) {
+    const s = texts[i]
+    if (bytes.length - at < s.length * 3) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + s.length * 3))
+      grown.set(bytes.subarray(0, at))
+      bytes = grown
+    }
+    const { written } = encoder.encodeInto(s, bytes.subarray(at))
+    lens[i] = written
+    at += written
+  }
+  return [JSON.stringify({ lens, event }), bytes.subarray(0, at)]
+}
+
+function begin(hook, e) {
+  if (hook === 'session.compact' && e && Array.isArray(e.messages)) {
+    const [json, bytes] = packed(e)
+    return startPacked(hook, json, bytes)
+  }
+  return start(hook, JSON.stringify(e ?? {}))
+}
+
 // Runs one hook of the core to its end. `perform` does one `$` call.
 async function drive(hook, e, next, perform, log) {
   let called = false
@@ -59,7 +108,7 @@ async function drive(hook, e, next, perform, log) {
     const module = await compiled
     if (!module) return next(e)
     ready(module)
-    let step = guarded(() => start(hook, JSON.stringify(e ?? {})))
+    let step = guarded(() => begin(hook, e))
     while (step.calls) {
       id = step.id
       const answers = await Promise.all(

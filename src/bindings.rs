@@ -200,10 +200,42 @@ pub fn start(hook: &str, event_json: &str) -> String {
     CORE.with(|c| c.borrow_mut().start(hook, event_json))
 }
 
+/// `start` for a big event: its long texts come as UTF-8 `texts`, one after the
+/// other, and `packed_json` is `{"lens":[byte lengths],"event":{...}}` with each
+/// such text replaced by its number. No JSON escaping either way for the texts.
+#[wasm_bindgen(js_name = startPacked)]
+pub fn start_packed(hook: &str, packed_json: &str, texts: &[u8]) -> String {
+    #[derive(serde::Deserialize)]
+    struct Packed<'a> {
+        lens: Vec<usize>,
+        #[serde(borrow)]
+        event: &'a serde_json::value::RawValue,
+    }
+    let Ok(packed) = serde_json::from_str::<Packed>(packed_json) else { return start(hook, "{}") };
+    let mut at: usize = 0;
+    let list: Vec<String> = packed
+        .lens
+        .iter()
+        .map(|len| {
+            let end = at.saturating_add(*len);
+            let bytes = texts.get(at..end).unwrap_or_default();
+            at = end;
+            String::from_utf8_lossy(bytes).into_owned()
+        })
+        .collect();
+    message::with_packed(list, || CORE.with(|c| c.borrow_mut().start(hook, packed.event.get())))
+}
+
 /// Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
 #[wasm_bindgen]
 pub fn resume(id: u32, answers_json: &str) -> String {
     CORE.with(|c| c.borrow_mut().resume(id, answers_json))
+}
+
+/// The text of a `write` call that names it by `textRef` (see `start`).
+#[wasm_bindgen(js_name = takeText)]
+pub fn take_text(text_ref: u32) -> String {
+    CORE.with(|c| c.borrow_mut().take_text(text_ref as usize))
 }
 
 #[wasm_bindgen]

@@ -24,6 +24,46 @@ fn tool_input(u: &ToolUse) -> String {
     text::cut_middle(json, TOOL_INPUT_CHARS, TOOL_NOTE)
 }
 
+/// One message's block, written straight into one string (what `message_lines`
+/// joined with `\n` gives), or `None` when the message has nothing to show.
+fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
+    let text = text::trim(m.text());
+    let uses = &m.tool_uses.0;
+    if m.is_user() && text.is_empty() && m.tool_results > 0 {
+        return None;
+    }
+    if text.is_empty() && uses.is_empty() {
+        return None;
+    }
+    let size = text.len() + uses.iter().map(|u| 64 + u.input.as_ref().map_or(2, |r| r.get().len()).min(8200) + u.text.as_ref().map_or(0, |t| t.len()).min(49200)).sum::<usize>();
+    let mut out = String::with_capacity(size + 32);
+    out.push_str("## [");
+    out.push_str(&i.to_string());
+    out.push_str("] ");
+    out.push_str(&m.role.to_js_string());
+    out.push('\n');
+    if !text.is_empty() {
+        out.push('\n');
+        out.push_str(text);
+        out.push('\n');
+    }
+    for u in uses {
+        out.push_str("\n### tool ");
+        out.push_str(&u.tool.to_js_string());
+        if u.is_error.truthy() {
+            out.push_str(" (error)");
+        }
+        out.push_str("\ninput: ");
+        text::cut_middle_into(&mut out, u.input.as_ref().map_or("{}", |raw| raw.get()), TOOL_INPUT_CHARS, TOOL_NOTE);
+        if let Some(result) = &u.text {
+            out.push_str("\nresult:\n");
+            text::cut_middle_into(&mut out, result, TOOL_RESULT_CHARS, TOOL_NOTE);
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// The lines of one message, or none when the message has nothing to show
 /// (a user row that only carries tool results, an empty row, a `null`).
 fn message_lines(i: usize, m: &crate::message::Message, out: &mut Vec<String>) {
@@ -98,18 +138,15 @@ pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn 
     let mut blocks = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
-        let mut lines = Vec::new();
-        message_lines(i, m, &mut lines);
-        if lines.is_empty() {
-            continue;
-        }
+        let Some(block) = message_block(i, m) else { continue };
         let heading = format!("## [{i}] {}", m.role.to_js_string());
-        blocks.push(Block { heading, text: clean(&lines.join("\n")) });
+        blocks.push(Block { heading, text: clean(&block) });
     }
     let head = header(messages.len(), meta).join("\n");
     let whole = blocks.iter().fold(head.len(), |n, b| n + 1 + b.text.len());
     if whole <= limit {
-        let mut out = head;
+        let mut out = String::with_capacity(whole);
+        out.push_str(&head);
         for b in &blocks {
             out.push('\n');
             out.push_str(&b.text);

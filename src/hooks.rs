@@ -23,6 +23,8 @@ const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
 /// Compactions of one trigger within one second that get a file each.
 const MAX_SAME_SECOND: usize = 50;
+/// Texts longer than this go through the outbox instead of the step's JSON.
+const OUTBOX_MIN: usize = 4096;
 /// At most this many hooks in flight; an older one was abandoned by its shim.
 const MAX_MACHINES: usize = 64;
 
@@ -709,6 +711,8 @@ async fn recall_files(host: Host, session: Rc<Session>, input: String) -> Done {
 
 /// The hooks of one loaded module: options, session state, hooks in flight.
 pub struct Core {
+    /// Long texts of the last step's writes, taken by the shim one by one.
+    outbox: Vec<Option<String>>,
     session: Rc<Session>,
     machines: BTreeMap<u32, Machine<Done>>,
     next_id: u32,
@@ -724,12 +728,14 @@ enum Wire<'a> {
 }
 
 fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
-    serde_json::from_str::<message::Lenient<T>>(json).ok().and_then(|l| l.0).unwrap_or_default()
+    let json = text::well_formed_json(json);
+    serde_json::from_str::<message::Lenient<T>>(&json).ok().and_then(|l| l.0).unwrap_or_default()
 }
 
 impl Core {
     pub fn new(options: Options) -> Core {
         Core {
+            outbox: Vec::new(),
             session: Rc::new(Session { options, state: RefCell::new(State::default()) }),
             machines: BTreeMap::new(),
             next_id: 1,
@@ -792,14 +798,29 @@ impl Core {
         }
     }
 
+    /// The text of a `write` call's `textRef`, once; `""` for any other number.
+    pub fn take_text(&mut self, text_ref: usize) -> String {
+        self.outbox.get_mut(text_ref).and_then(Option::take).unwrap_or_default()
+    }
+
     /// Forgets hook `id` (its `next` rejected, or the shim gave up on it).
     pub fn cancel(&mut self, id: u32) {
         self.machines.remove(&id);
     }
 
     fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>) -> String {
+        self.outbox.clear();
         match m.step(answers) {
-            Step::Ask(calls) => {
+            Step::Ask(mut calls) => {
+                for call in calls.iter_mut() {
+                    if let Call::Write { path, text } = call {
+                        if text.len() > OUTBOX_MIN {
+                            let text_ref = self.outbox.len();
+                            self.outbox.push(Some(std::mem::take(text)));
+                            *call = Call::WriteRef { path: std::mem::take(path), text_ref };
+                        }
+                    }
+                }
                 let out = wire(&Wire::Ask { id, calls: &calls });
                 if self.machines.len() >= MAX_MACHINES {
                     self.machines.pop_first();

@@ -24,6 +24,14 @@ pub enum Call {
     Exists { path: String },
     Read { path: String },
     Write { path: String, text: String },
+    /// A `Write` whose text waits in the core's outbox (`takeText(textRef)`), so a
+    /// long text crosses the boundary as one string, not escaped inside the JSON.
+    #[serde(rename = "write")]
+    WriteRef {
+        path: String,
+        #[serde(rename = "textRef")]
+        text_ref: usize,
+    },
     List { path: String },
     Stat {
         path: String,
@@ -84,7 +92,7 @@ fn null() -> Box<RawValue> {
 /// Reads the shim's answers. `undefined` (a `write`'s) comes as `{}`: null.
 /// Unreadable answers are errors, one per call asked, so nothing waits forever.
 pub fn parse_answers(json: &str, asked: usize) -> Vec<Answer> {
-    let wire: Vec<WireAnswer> = serde_json::from_str(json).unwrap_or_default();
+    let wire: Vec<WireAnswer> = serde_json::from_str(&crate::text::well_formed_json(json)).unwrap_or_default();
     let mut answers: Vec<Answer> = wire
         .into_iter()
         .map(|w| match (w.ok, w.err) {

@@ -258,6 +258,31 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for ListOrNot<T> {
     }
 }
 
+thread_local! {
+    /// The texts of a packed event (`bindings::start_packed`), while it is read.
+    static PACKED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `read` with `texts` standing for the numbers in text fields.
+pub fn with_packed<T>(texts: Vec<String>, read: impl FnOnce() -> T) -> T {
+    PACKED.with(|p| *p.borrow_mut() = Some(texts));
+    let out = read();
+    PACKED.with(|p| *p.borrow_mut() = None);
+    out
+}
+
+/// A message's or a tool's text: a string, or in a packed event the number of a
+/// text sent beside the JSON (moved out, not copied).
+fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match JsVal::deserialize(d)? {
+        JsVal::Str(s) => Some(s),
+        JsVal::Num(k) if k >= 0.0 => PACKED.with(|p| {
+            p.borrow_mut().as_mut().and_then(|texts| texts.get_mut(k as usize)).map(std::mem::take)
+        }),
+        _ => None,
+    })
+}
+
 /// `Some(s)` for a string, `None` for anything else.
 pub fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     Ok(match JsVal::deserialize(d)? {
@@ -276,6 +301,8 @@ fn lenient_len<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     Ok(match JsVal::deserialize(d)? {
         JsVal::Array(items) => items.len(),
         JsVal::Str(s) => text::len16(&s),
+        // The shim's slim event sends `m.toolResults?.length` itself.
+        JsVal::Num(n) if n >= 1.0 => n as usize,
         _ => 0,
     })
 }
@@ -286,7 +313,7 @@ pub struct ToolUse {
     pub tool: JsVal,
     /// Exactly what `JSON.stringify(input)` gave; `None` when absent or null.
     pub input: Option<Box<RawValue>>,
-    #[serde(deserialize_with = "lenient_string")]
+    #[serde(deserialize_with = "lenient_text")]
     pub text: Option<String>,
     #[serde(rename = "isError")]
     pub is_error: JsVal,
@@ -296,7 +323,7 @@ pub struct ToolUse {
 #[serde(default)]
 pub struct Message {
     pub role: JsVal,
-    #[serde(deserialize_with = "lenient_string")]
+    #[serde(deserialize_with = "lenient_text")]
     pub text: Option<String>,
     /// The engine's opaque handle, kept as given (`null` too) so it goes back out unchanged.
     #[serde(deserialize_with = "raw_present")]
@@ -337,7 +364,7 @@ pub type Messages = Vec<Option<Message>>;
 
 /// Reads a messages array from JSON text. Unreadable JSON is an empty list.
 pub fn parse_messages(json: &str) -> Messages {
-    serde_json::from_str::<ListOrNot<Message>>(json).map(|l| l.0).unwrap_or_default()
+    serde_json::from_str::<ListOrNot<Message>>(&text::well_formed_json(json)).map(|l| l.0).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub struct Query {
 /// Reads the tool's input. Every error is a sentence for the model, starting
 /// with `recall:`, so the caller can answer it as it is.
 pub fn parse_query(json: &str) -> Result<Query, String> {
-    let value: Value = serde_json::from_str(json).map_err(|_| not_an_object())?;
+    let value: Value = serde_json::from_str(&crate::text::well_formed_json(json)).map_err(|_| not_an_object())?;
     let Value::Object(map) = value else { return Err(not_an_object()) };
     let regex = match map.get("regex") {
         None | Some(Value::Null) => false,

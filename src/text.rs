@@ -59,21 +59,19 @@ pub fn collapse_space(s: &str) -> String {
 
 /// `s.length`.
 pub fn len16(s: &str) -> usize {
-    if s.is_ascii() {
-        return s.len();
-    }
-    s.chars().map(char::len_utf16).sum()
+    // One unit per UTF-8 sequence, two for a 4-byte one: a byte loop, no decoding.
+    s.bytes().map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 /// The byte offset of UTF-16 index `units`, rounded down to a char boundary when
 /// it falls between the halves of a surrogate pair. Past the end: the end.
 fn byte_at(s: &str, units: usize) -> usize {
-    if s.is_ascii() {
-        return units.min(s.len());
-    }
     let mut seen = 0;
-    for (i, c) in s.char_indices() {
-        let next = seen + c.len_utf16();
+    for (i, b) in s.bytes().enumerate() {
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let next = seen + if b >= 0xF0 { 2 } else { 1 };
         if next > units {
             return i;
         }
@@ -126,6 +124,24 @@ pub fn slice_index(x: f64, len: usize) -> usize {
 pub fn head(s: &str, end_units: usize) -> &str {
     let byte = grapheme_floor(s, byte_at(s, end_units));
     s.get(..byte).unwrap_or(s)
+}
+
+/// `tail(s, len16(s) - units)`, found from the end: the walk covers the tail alone.
+fn last_units(s: &str, units: usize) -> &str {
+    let mut after = 0;
+    let mut at = s.len();
+    for (i, b) in s.bytes().enumerate().rev() {
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        after += if b >= 0xF0 { 2 } else { 1 };
+        if after > units {
+            break;
+        }
+        at = i;
+    }
+    let byte = grapheme_ceil(s, at);
+    s.get(byte..).unwrap_or("")
 }
 
 /// `s.slice(start)`, starting at a grapheme boundary at or after that point, so a
@@ -184,16 +200,29 @@ pub fn js_number(n: f64) -> String {
 /// Where a long text is cut: the head keeps 70% of `max`, the tail the rest, and
 /// a note in between says how much went. `max` is a JS number, NaN and all.
 pub fn cut_middle(s: &str, max: f64, note: &str) -> String {
+    let mut out = String::new();
+    cut_middle_into(&mut out, s, max, note);
+    out
+}
+
+/// `cut_middle`, appended to `out` (no intermediate string).
+pub fn cut_middle_into(out: &mut String, s: &str, max: f64, note: &str) {
+    // No more bytes than the limit: no more UTF-16 units either, so no need to count.
+    if (s.len() as f64) <= max {
+        out.push_str(s);
+        return;
+    }
     let len = len16(s);
     if (len as f64) <= max {
-        return s.to_owned();
+        out.push_str(s);
+        return;
     }
     let head_units = (max * 0.7).floor();
     let tail_units = max - head_units;
     let head_end = slice_index(head_units, len);
     let tail_start = slice_index(len as f64 - tail_units, len);
     let kept_head = head(s, head_end);
-    let kept_tail = tail(s, tail_start);
+    let kept_tail = last_units(s, len - tail_start);
     let moved = len16(kept_head) != head_end || len16(kept_tail) != len - tail_start;
     // The reference reports `length - max`; where a grapheme moved a cut, the
     // count says what really went.
@@ -202,7 +231,14 @@ pub fn cut_middle(s: &str, max: f64, note: &str) -> String {
     } else {
         js_number(len as f64 - max)
     };
-    format!("{kept_head}\n[... {cut} characters cut; {note} ...]\n{kept_tail}")
+    out.reserve(kept_head.len() + kept_tail.len() + note.len() + 40);
+    out.push_str(kept_head);
+    out.push_str("\n[... ");
+    out.push_str(&cut);
+    out.push_str(" characters cut; ");
+    out.push_str(note);
+    out.push_str(" ...]\n");
+    out.push_str(kept_tail);
 }
 
 /// Removes every `open … close` span (non-greedy, as `/open[\s\S]*?close/g`). An
@@ -220,6 +256,59 @@ pub fn remove_spans(s: &str, open: &str, close: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// JSON text with every escaped lone surrogate (`\\ud800` alone, which JS's
+/// `JSON.stringify` writes for a string cut inside a pair) made `\\ufffd`, so one
+/// broken character costs that character, not the whole parse.
+pub fn well_formed_json(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.contains("\\u") {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let bytes = json.as_bytes();
+    let hex = |at: usize| -> Option<u32> {
+        let digits = bytes.get(at..at + 4)?;
+        u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u');
+    let mut fixed: Option<Vec<u8>> = None;
+    let (mut i, mut in_string) = (0, false);
+    while let Some(&c) = bytes.get(i) {
+        if !in_string {
+            in_string = c == b'"';
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => {
+                in_string = false;
+                i += 1;
+            }
+            b'\\' if escape_at(i) => {
+                let unit = hex(i + 2);
+                let paired = matches!(unit, Some(0xD800..=0xDBFF))
+                    && escape_at(i + 6)
+                    && matches!(hex(i + 8), Some(0xDC00..=0xDFFF));
+                if paired {
+                    i += 12;
+                } else if matches!(unit, Some(0xD800..=0xDFFF)) {
+                    let out = fixed.get_or_insert_with(|| bytes.to_vec());
+                    if let Some(slot) = out.get_mut(i + 2..i + 6) {
+                        slot.copy_from_slice(b"fffd");
+                    }
+                    i += 6;
+                } else {
+                    i += 6;
+                }
+            }
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    match fixed.map(String::from_utf8) {
+        Some(Ok(s)) => std::borrow::Cow::Owned(s),
+        _ => std::borrow::Cow::Borrowed(json),
+    }
 }
 
 #[cfg(test)]
@@ -272,6 +361,15 @@ mod tests {
     }
 
     #[test]
+    fn last_units_is_tail_from_the_end() {
+        for s in ["", "abc", "a😀b", "😀😀", "e\u{301}x", "ab👨‍👩‍👧cd", "日本語😀x"] {
+            for k in 0..=len16(s) + 1 {
+                assert_eq!(last_units(s, k), tail(s, len16(s).saturating_sub(k)), "{s:?} {k}");
+            }
+        }
+    }
+
+    #[test]
     fn slice_index_matches_js() {
         assert_eq!(slice_index(f64::NAN, 10), 0);
         assert_eq!(slice_index(-3.0, 10), 7);
@@ -307,6 +405,20 @@ mod tests {
         for (n, want) in cases {
             assert_eq!(js_number(n), want, "{n}");
         }
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_become_replacement_characters() {
+        let pair = r#"["a\ud83d\ude00b"]"#;
+        assert_eq!(well_formed_json(pair), pair);
+        assert_eq!(well_formed_json(r#"["x \ud800", "\udc00y"]"#), r#"["x \ufffd", "\ufffdy"]"#);
+        assert_eq!(well_formed_json(r#"["\ud83d\u0041"]"#), r#"["\ufffd\u0041"]"#);
+        // An escaped backslash followed by "ud800" is text, not an escape.
+        assert_eq!(well_formed_json(r#"["\\ud800"]"#), r#"["\\ud800"]"#);
+        assert_eq!(well_formed_json(r#"{"\ud800":1}"#), r#"{"\ufffd":1}"#);
+        assert_eq!(well_formed_json(r#"["cut \ud8"]"#), r#"["cut \ud8"]"#);
+        let v: Vec<String> = serde_json::from_str(&well_formed_json(r#"["x \ud800 y"]"#)).unwrap();
+        assert_eq!(v, ["x \u{fffd} y"]);
     }
 
     #[test]

@@ -367,7 +367,11 @@ impl Harness {
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
             let id = step["id"].as_u64().expect("an id with calls") as u32;
             let mut answers = Vec::new();
-            for call in calls {
+            for mut call in calls {
+                // As the shim does: a long write text waits in the core's outbox.
+                if let Some(k) = call.get("textRef").and_then(Value::as_u64) {
+                    call["text"] = json!(self.core.take_text(k as usize));
+                }
                 if call["op"] == "next" {
                     if called || !has_next {
                         answers.push(json!({"err": "next is not available here"}));
@@ -1715,4 +1719,40 @@ fn recall_with_nothing_saved_says_so() {
     let mut h = Harness::new();
     let step = recall_step(&mut h, r#"{"query":"x"}"#);
     assert!(step["done"]["answer"].as_str().unwrap().starts_with("recall: nothing has been saved"), "{step}");
+}
+
+#[test]
+fn a_lone_surrogate_costs_one_character_not_the_history() {
+    // JSON.stringify writes a string cut inside an emoji as a lone \ud83d escape.
+    let mut h = Harness::new();
+    let event = r#"{"trigger":"manual","messages":[{"role":"user","text":"cut here \ud83d and go on","toolUses":[],"handle":"h1"},{"role":"assistant","text":"fine","toolUses":[]}]}"#;
+    let mut step: Value = serde_json::from_str(&h.core.start("session.compact", event)).unwrap();
+    let mut history = None;
+    while let Some(calls) = step["calls"].as_array().cloned() {
+        let id = step["id"].as_u64().unwrap() as u32;
+        let answers: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                if let Some(k) = c.get("textRef").and_then(Value::as_u64) {
+                    c["text"] = json!(h.core.take_text(k as usize));
+                }
+                if c["op"] == "write" && c["path"].as_str().unwrap().ends_with(".md") {
+                    history = c["text"].as_str().map(str::to_owned);
+                }
+                if c["op"] == "next" {
+                    return json!({"ok": {"messages": [{"role": "user", "text": "summary"}]}});
+                }
+                match h.fake.perform("session.compact", &c) {
+                    Ok(v) => json!({"ok": v}),
+                    Err(e) => json!({"err": e}),
+                }
+            })
+            .collect();
+        step = serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+    }
+    let history = history.expect("a history was written");
+    assert!(history.contains("cut here \u{fffd} and go on"), "{history}");
+    assert!(history.contains("## [1] assistant"));
+    verbatim_block(&h.pending().unwrap()[0], &["cut here \u{fffd} and go on"], &[]);
 }
