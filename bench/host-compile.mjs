@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Compile + instantiate of the committed .wasm inside the REAL host (Claude Code, level-3 harness:
+// tests/e2e/harness.mjs, fake Messages API on 127.0.0.1). The mod is copied to a temp folder and
+// the copy's shim logs performance.now() around `$.wasm.compile` and around `initSync` + `init` to
+// the debug log; the repo's own shim is not touched. One `hello` turn per CLI run (its hooks
+// compile the module); prints each run and the median.
+//
+//   node bench/host-compile.mjs [runs]      (default 5; needs the CLI: scripts/setup)
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { REPO_ROOT, runSession } from '../tests/e2e/harness.mjs'
+
+const runs = Number(process.argv[2] ?? 5)
+const mod = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-bench-host-'))
+for (const p of ['.claude-plugin', 'mod.json', 'js', 'pkg']) fs.cpSync(path.join(REPO_ROOT, p), path.join(mod, p), { recursive: true })
+
+const shimPath = path.join(mod, 'js', 'compact-plus.js')
+let shim = fs.readFileSync(shimPath, 'utf8')
+const compile = "compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm')"
+const ready = /function ready\(module\) \{\n  if \(!live\) \{\n    initSync\(\{ module \}\)\n    init\(options\)\n    live = true\n  \}\n\}/
+const logLine = "const log = (line) => $.ui.log(line, { to: 'debug' })"
+if (!shim.includes(compile) || !ready.test(shim) || !shim.includes(logLine)) {
+  throw new Error('js/compact-plus.js changed shape: update the three wrappers in bench/host-compile.mjs')
+}
+shim = shim.replace(
+  compile,
+  "compiled ??= ((t0) => $.wasm.compile('../pkg/compact_plus_bg.wasm').then((m) => { $.ui.log(`compact-plus-bench: compile ${(performance.now() - t0).toFixed(2)} ms`, { to: 'debug' }); return m }))(performance.now())",
+)
+shim = shim.replace(
+  ready,
+  `let benchLog = null
+function ready(module) {
+  if (!live) {
+    const t0 = performance.now()
+    initSync({ module })
+    const t1 = performance.now()
+    init(options)
+    live = true
+    benchLog?.(\`compact-plus-bench: instantiate \${(t1 - t0).toFixed(2)} ms, init \${(performance.now() - t1).toFixed(2)} ms\`)
+  }
+}`,
+)
+shim = shim.replace(logLine, `${logLine}\n  benchLog ??= log`)
+fs.writeFileSync(shimPath, shim)
+
+const samples = []
+try {
+  for (let i = 0; i < runs; i++) {
+    const run = await runSession({ mod, turns: ['hello'], label: 'bench-compile' })
+    const lines = run.debugLog.split('\n').filter((l) => l.includes('compact-plus-bench:'))
+    const num = (re) => {
+      for (const l of lines) {
+        const m = l.match(re)
+        if (m) return Number(m[1])
+      }
+      return null
+    }
+    const s = { compile: num(/compile ([\d.]+) ms/), instantiate: num(/instantiate ([\d.]+) ms/), init: num(/init ([\d.]+) ms/) }
+    console.log(`run ${i + 1}: $.wasm.compile ${s.compile} ms, instantiate ${s.instantiate} ms, init ${s.init} ms`)
+    if (s.compile === null) console.log('  (no bench line in the debug log: did a hook run?)')
+    samples.push(s)
+  }
+} finally {
+  fs.rmSync(mod, { recursive: true, force: true })
+}
+const median = (k) => {
+  const v = samples.map((s) => s[k]).filter((x) => x !== null).sort((a, b) => a - b)
+  return v.length ? v[v.length >> 1] : null
+}
+const size = fs.statSync(path.join(REPO_ROOT, 'pkg', 'compact_plus_bg.wasm')).size
+const total = median('compile') !== null && median('instantiate') !== null ? (median('compile') + median('instantiate')).toFixed(2) : '-'
+console.log(`real host, median of ${runs}: $.wasm.compile ${median('compile')} ms + instantiate ${median('instantiate')} ms = ${total} ms (init ${median('init')} ms); .wasm ${size} bytes`)
