@@ -60,23 +60,21 @@ pub fn person_text(text: &str) -> String {
     cleaned.to_owned()
 }
 
+/// The body of the newest earlier summary's verbatim block, if any: the last
+/// user row holding an opening tag with a closing one after it.
+fn newest_block(messages: &Messages) -> Option<&str> {
+    messages.iter().rev().flatten().find_map(|m| {
+        let text = if m.is_user() { m.text() } else { "" };
+        let start = text.rfind(VERBATIM_OPEN)?;
+        let end = text.get(start..)?.find(VERBATIM_CLOSE)?;
+        text.get(start + VERBATIM_OPEN.len()..start + end)
+    })
+}
+
 /// Messages carried in the newest earlier summary's verbatim block, oldest first.
 pub fn carried_messages(messages: &Messages) -> Vec<String> {
-    for m in messages.iter().rev() {
-        let Some(m) = m else { continue };
-        let text = if m.is_user() { m.text() } else { "" };
-        let Some(start) = text.rfind(VERBATIM_OPEN) else { continue };
-        let Some(end) = text.get(start..).and_then(|r| r.find(VERBATIM_CLOSE)) else { continue };
-        let body = text.get(start + VERBATIM_OPEN.len()..start + end).unwrap_or("");
-        return body
-            .split(VERBATIM_SEP)
-            .skip(1)
-            .map(text::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-            .collect();
-    }
-    Vec::new()
+    let Some(body) = newest_block(messages) else { return Vec::new() };
+    body.split(VERBATIM_SEP).skip(1).map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// The person's messages to keep word for word, oldest first: those carried from
@@ -148,15 +146,8 @@ pub fn render_marked(entries: &[Entry], current_kept: bool) -> String {
 /// Messages carried in the newest earlier block, plain or marked, oldest first,
 /// without their marks.
 pub fn carried_messages_marked(messages: &Messages) -> Vec<String> {
-    for m in messages.iter().rev() {
-        let Some(m) = m else { continue };
-        let text = if m.is_user() { m.text() } else { "" };
-        let Some(start) = text.rfind(VERBATIM_OPEN) else { continue };
-        let Some(end) = text.get(start..).and_then(|r| r.find(VERBATIM_CLOSE)) else { continue };
-        let body = text.get(start + VERBATIM_OPEN.len()..start + end).unwrap_or("");
-        return split_marked(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect();
-    }
-    Vec::new()
+    let Some(body) = newest_block(messages) else { return Vec::new() };
+    split_marked(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// The pieces after each separator, whichever of the three it is.
