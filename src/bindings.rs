@@ -205,6 +205,11 @@ pub fn start(hook: &str, event_json: &str) -> String {
 /// such text replaced by its number. No JSON escaping either way for the texts.
 #[wasm_bindgen(js_name = startPacked)]
 pub fn start_packed(hook: &str, packed_json: &str, texts: &[u8]) -> String {
+    // Test-only, as in `start`: the marker may be in a text.
+    #[cfg(feature = "trap")]
+    if texts.windows(23).any(|w| w == b"COMPACT_PLUS_FORCE_TRAP") {
+        panic!("compact-plus: forced trap (test build)");
+    }
     #[derive(serde::Deserialize)]
     struct Packed<'a> {
         lens: Vec<usize>,

@@ -37,12 +37,14 @@ export const EVENT_REWRITES = {
   'messages-4096': `(ev) => { const own = (ev.messages ?? []).slice(-2); const made = Array.from({ length: 4096 - own.length }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', text: (i % 2 ? 'answer ' : 'MANY-') + i, toolUses: [], handle: 'fault-' + i })); return { ...ev, messages: [...made, ...own] } }`,
 };
 
-const IMPORT_RE = /import \{([^}]*)\bstart\b([^}]*)\} from '\.\.\/pkg\/compact_plus\.js'\n/;
+const IMPORT_RE = /import \{[^}]*\} from '\.\.\/pkg\/compact_plus\.js'\n/;
+const BEGIN_RE = /\nfunction begin\(hook, e\) \{\n/;
 const PERFORM_RE = /\n(\s*)const perform = \(call\) => \{\n/;
 
 /** The repo's shim text with the fault layer for `fault` added (throws if the shim's shape changed). */
 export function injectFaultLayer(shim, fault) {
-  if (!IMPORT_RE.test(shim)) throw new Error('fault layer: the shim no longer imports start from ../pkg/compact_plus.js');
+  if (!IMPORT_RE.test(shim)) throw new Error('fault layer: the shim no longer imports ../pkg/compact_plus.js');
+  if (!BEGIN_RE.test(shim)) throw new Error('fault layer: the shim has no `function begin(hook, e) {` (where the core first sees an event)');
   if (!PERFORM_RE.test(shim)) throw new Error('fault layer: the shim has no `const perform = (call) => {`');
   const rewrites = Object.entries(fault.event ?? {}).map(([hook, name]) => {
     if (!EVENT_REWRITES[name]) throw new Error(`fault layer: no event rewrite ${name}`);
@@ -55,15 +57,14 @@ const __FAULT_EVENTS = {
 ${rewrites.join('\n')}
 }
 const __faultNotes = []
-// The core's start, seeing a rewritten event; the engine's next keeps the real one.
-function start(hook, json) {
+// The core's first sight of an event, rewritten; the engine's next keeps the real one.
+function begin(hook, e) {
   const rewrite = __FAULT_EVENTS[hook]
   if (rewrite) {
-    const out = JSON.stringify(rewrite[1](JSON.parse(json)))
-    __faultNotes.push(\`event \${hook} rewritten (\${rewrite[0]}, \${out.length} chars)\`)
-    json = out
+    e = rewrite[1](e)
+    __faultNotes.push(\`event \${hook} rewritten (\${rewrite[0]}, \${JSON.stringify(e).length} chars)\`)
   }
-  return __realStart(hook, json)
+  return __realBegin(hook, e)
 }
 // One \`$\` call: { value } in its place, or null to make it.
 function __faultCall(call) {
@@ -77,7 +78,9 @@ function __faultCall(call) {
 }
 // ==== end of the FAULT LAYER ====
 `;
-  let out = shim.replace(IMPORT_RE, (m, a, b) => `import {${a}start as __realStart${b}} from '../pkg/compact_plus.js'\n${layer}`);
+  // The shim's own begin first, then the layer's (which takes the name) after the import.
+  let out = shim.replace(BEGIN_RE, '\nfunction __realBegin(hook, e) {\n');
+  out = out.replace(IMPORT_RE, (m) => `${m}${layer}`);
   out = out.replace(PERFORM_RE, (m, indent) => `\n${indent}const perform = (call) => {
 ${indent}  // FAULT LAYER: report what it did, then maybe stand in for the call.
 ${indent}  for (const note of __faultNotes.splice(0)) $.ui.log(\`${FAULT_LOG_PREFIX} \${note}\`, { to: 'debug' })
