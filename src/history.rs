@@ -121,6 +121,10 @@ pub fn render(messages: &Messages, meta: &Meta) -> String {
 pub const WRITE_LIMIT: usize = 4 * 1024 * 1024;
 /// Room kept in every part for its heading lines.
 const HEADING_ROOM: usize = 2048;
+/// The least worth starting a piece of a long message with, at the end of a part.
+const MIN_PIECE: usize = 1024;
+/// How much of a role a continued message's heading repeats.
+const HEADING_ROLE_UNITS: usize = 100;
 
 /// One message's block of text, ready to be packed into parts.
 struct Block {
@@ -139,7 +143,8 @@ pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn 
     for (i, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
         let Some(block) = message_block(i, m) else { continue };
-        let heading = format!("## [{i}] {}", m.role.to_js_string());
+        // Repeated on each continued part: the role is host data, so bounded.
+        let heading = format!("## [{i}] {}", text::head(&m.role.to_js_string(), HEADING_ROLE_UNITS));
         blocks.push(Block { heading, text: clean(&block) });
     }
     let head = header(messages.len(), meta).join("\n");
@@ -156,8 +161,10 @@ pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn 
     let room = limit.saturating_sub(HEADING_ROOM).max(1024);
     let mut bodies: Vec<String> = vec![String::new()];
     for b in &blocks {
-        let fits = |body: &String| body.len() + 1 + b.text.len() <= room;
-        if bodies.last().is_some_and(|body| !body.is_empty() && !fits(body)) {
+        // A message that fits a part of its own never starts in a part it
+        // would overflow; a longer one starts where there is room and goes on.
+        let here = bodies.last().map_or(0, String::len);
+        if here > 0 && here + 1 + b.text.len() > room && b.text.len() <= room {
             bodies.push(String::new());
         }
         let mut rest = b.text.as_str();
@@ -169,6 +176,10 @@ pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn 
             if rest.len() <= space {
                 push_line(body, &format!("{prefix}{rest}"));
                 break;
+            }
+            if space < MIN_PIECE && !body.is_empty() {
+                bodies.push(String::new());
+                continue;
             }
             let cut = split_point(rest, space);
             let (now, later) = rest.split_at(cut);
@@ -206,10 +217,13 @@ fn split_point(text: &str, max: usize) -> usize {
     while at > 0 && !text.is_char_boundary(at) {
         at -= 1;
     }
-    let window = text.get(..at).unwrap_or("");
-    match window.rfind('\n') {
+    if at == 0 {
+        // Not one whole char fits: take one anyway, so the text always moves on.
+        return text.chars().next().map_or(text.len(), char::len_utf8);
+    }
+    match text.get(..at).and_then(|w| w.rfind('\n')) {
         Some(nl) if nl > at / 2 => nl,
-        _ => at.max(1).min(text.len()),
+        _ => at,
     }
 }
 

@@ -1015,8 +1015,10 @@ mod tests {
         assert!(deep.starts_with("recall: "), "{deep}");
         let empty = search(&files, &rq("x*"));
         assert!(empty.starts_with("recall: the regex matches empty text"), "{empty}");
-        // A property this build has no tables for is a parse error, not a panic.
-        assert!(search(&files, &rq(r"\p{Greek}")).starts_with("recall: the regex does not parse"));
+        // A property this build has no tables for is a parse error, not a panic
+        // (in a workspace test build another crate may switch the tables on).
+        let greek = search(&files, &rq(r"\p{Greek}"));
+        assert!(greek.starts_with("recall: the regex does not parse") || greek.starts_with("recall: no hits"), "{greek}");
         // An empty-width pattern that does not match "" finds nothing, quietly.
         assert!(search(&files, &rq(r"\b")).starts_with("recall: no hits"));
     }
