@@ -484,8 +484,9 @@ struct InstructionFile {
 /// is empty now, and the engine would leave it out).
 fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String>> {
     let raw: String = host::value(disk).ok()?;
-    // Imports are entries of their own; a swap could not add or drop them.
-    if instructions_engine::has_imports(&raw) {
+    // Imports are entries of their own, a swap could not add or drop them; and a
+    // file nested deeper than the port lexes cannot be judged: both stay as they are.
+    if instructions_engine::too_deep(&raw) || instructions_engine::has_imports(&raw) {
         return None;
     }
     let content = instructions_engine::engine_content(&raw);

@@ -55,9 +55,28 @@ const LINE_SEP: u16 = 0x2028;
 const PARA_SEP: u16 = 0x2029;
 const BOM: u16 = 0xFEFF;
 
+/// The longest run of block markers (`>`, list markers, digits, spaces) a line may open with
+/// before this port stops lexing: the lexer recurses once per nesting level and copies what is
+/// left at each, so depth costs stack (a trap in wasm past ~800 levels) and quadratic time.
+const MAX_LINE_PREFIX: usize = 256;
+
+/// Whether `raw` nests deeper than this port lexes (see `MAX_LINE_PREFIX`). Such a file is
+/// left as the engine has it: `engine_content` answers it unchanged, `import_paths` finds none.
+pub fn too_deep(raw: &str) -> bool {
+    raw.split(['\n', '\r']).any(|line| {
+        line.bytes()
+            .take_while(|b| matches!(b, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'0'..=b'9' | b'.' | b')'))
+            .nth(MAX_LINE_PREFIX)
+            .is_some()
+    })
+}
+
 /// The text of an instruction file as the engine holds it in `instructionFiles[].content`,
 /// from the file's text as `$.fs.read` gives it (a BOM kept, line ends as on disk).
 pub fn engine_content(raw: &str) -> String {
+    if too_deep(raw) {
+        return raw.to_owned();
+    }
     let text: Vec<u16> = raw.encode_utf16().collect();
     let body = strip_frontmatter(&text);
     if find_seq(body, 0, "<!--").is_none() {
@@ -140,6 +159,9 @@ pub fn has_imports(raw: &str) -> bool {
 /// tokens are approximated here (emphasis and link brackets end a text run); block structure
 /// is the engine's.
 pub fn import_paths(raw: &str) -> Vec<String> {
+    if too_deep(raw) {
+        return Vec::new();
+    }
     let text: Vec<u16> = raw.encode_utf16().collect();
     let body = strip_frontmatter(&text);
     if find_unit(body, 0, AT).is_none() {

@@ -1756,3 +1756,14 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
     assert!(history.contains("## [1] assistant"));
     verbatim_block(&h.pending().unwrap()[0], &["cut here \u{fffd} and go on"], &[]);
 }
+
+#[test]
+fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
+    let mut h = Harness::new();
+    let raw = format!("<!-- c -->\n{}x\n", ">".repeat(60_000));
+    h.fake.add_file("/p/CLAUDE.md", &raw, NOW);
+    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
+    let out = context(&mut h, json!({}), result.clone());
+    assert_eq!(out, result);
+    assert!(h.fake.log_lines().is_empty());
+}
