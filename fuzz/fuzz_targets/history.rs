@@ -4,9 +4,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::history::{self, Meta};
 use compact_plus::message::parse_messages;
-use compact_plus_fuzz::gen;
+use compact_plus_fuzz::{check, gen};
 use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
 
 #[derive(Arbitrary, Debug)]
 struct Knobs {
@@ -14,17 +13,6 @@ struct Knobs {
     redact: bool,
     raw: bool,
     k: u8,
-}
-
-/// A continued part repeats its message's heading, and a heading (its role) near
-/// the size of a part breaks `render_parts` (see the report of issue 6). Such
-/// inputs are left out unless COMPACT_PLUS_FUZZ_KNOWN_BUGS is set, so the rest
-/// is fuzzed meanwhile.
-const LONG_ROLE: usize = 512;
-
-fn known_bugs() -> bool {
-    static SET: OnceLock<bool> = OnceLock::new();
-    *SET.get_or_init(|| std::env::var_os("COMPACT_PLUS_FUZZ_KNOWN_BUGS").is_some())
 }
 
 fn body(part: &str) -> &str {
@@ -48,10 +36,6 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("history", data, || {
     let msgs = parse_messages(&json);
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
     let whole = history::render(&msgs, &meta);
-    let long_role = msgs.iter().flatten().any(|m| m.role.to_js_string().len() > LONG_ROLE);
-    if long_role && !known_bugs() {
-        return json.len();
-    }
     let clean = |t: &str| if k.redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
     let one = history::render_parts(&msgs, &meta, usize::MAX, &clean);
     assert_eq!(one.len(), 1);
@@ -60,16 +44,11 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("history", data, || {
     }
     let limit = 3072 + k.limit as usize % (1 << 20);
     let parts = history::render_parts(&msgs, &meta, limit, &clean);
-    let headings: Vec<String> = msgs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, m)| m.as_ref().map(|m| format!("## [{i}] {} (continued)\n\n", m.role.to_js_string())))
-        .collect();
     let mut all = String::new();
     for p in &parts {
         assert!(p.len() <= limit, "part of {} bytes over {limit}", p.len());
         let b = body(p);
-        all.push_str(headings.iter().find_map(|h| b.strip_prefix(h.as_str())).unwrap_or(b));
+        all.push_str(check::strip_continued(b, &msgs));
     }
     if parts.len() > 1 {
         assert!(all.replace('\n', "") == body(&one[0]).replace('\n', ""), "a part lost or changed text");

@@ -1,6 +1,8 @@
-//! Shared parts of the compact-plus fuzz targets: the input generator (also used
-//! by `tests/properties.rs`), the shim player, and the slowest-input record.
+//! Shared parts of the compact-plus fuzz targets: the input generator, the shim
+//! player and checks (all three also used by `tests/properties.rs`), and the
+//! slowest-input record.
 
+pub mod check;
 pub mod gen;
 pub mod player;
 
