@@ -63,13 +63,22 @@ const MAX_LINE_PREFIX: usize = 256;
 /// Whether `raw` nests deeper than this port lexes (see `MAX_LINE_PREFIX`). Such a file is
 /// left as the engine has it: `engine_content` answers it unchanged, `import_paths` finds none.
 pub fn too_deep(raw: &str) -> bool {
-    raw.split(['\n', '\r']).any(|line| {
-        line.bytes()
-            .take_while(|b| matches!(b, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'0'..=b'9' | b'.' | b')'))
-            .nth(MAX_LINE_PREFIX)
-            .is_some()
-    })
+    let deepest = raw
+        .split(['\n', '\r'])
+        .map(|line| {
+            line.bytes()
+                .take_while(|b| matches!(b, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'0'..=b'9' | b'.' | b')'))
+                .take(MAX_LINE_PREFIX + 1)
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    // Lazy lines under a deep quote cost about depth² × length: bound that too.
+    deepest > MAX_LINE_PREFIX || deepest.saturating_mul(deepest).saturating_mul(raw.len()) > MAX_NESTED_WORK
 }
+
+/// The most depth² × bytes a file may cost the lexer (a 100 KB file nested 20 deep).
+const MAX_NESTED_WORK: usize = 40_000_000;
 
 /// The text of an instruction file as the engine holds it in `instructionFiles[].content`,
 /// from the file's text as `$.fs.read` gives it (a BOM kept, line ends as on disk).

@@ -93,7 +93,10 @@ impl Fake {
                 "tokensAfter": 800,
             })),
         );
-        next.insert("session.append".to_owned(), Ok(json!({"message": {}, "uuid": "sum-1"})));
+        next.insert(
+            "session.append".to_owned(),
+            Ok(json!({"message": {}, "uuid": "sum-1"})),
+        );
         next.insert("prompt.context".to_owned(), Ok(json!({"blocks": []})));
         next.insert("turn.complete".to_owned(), Ok(json!({"ok": true})));
         let mut env = BTreeMap::new();
@@ -118,7 +121,11 @@ impl Fake {
     }
 
     fn fail(&mut self, op: &'static str, key: &str, msg: &str) {
-        self.fails.push(Fail { op, key: key.to_owned(), msg: msg.to_owned() });
+        self.fails.push(Fail {
+            op,
+            key: key.to_owned(),
+            msg: msg.to_owned(),
+        });
     }
 
     fn add_file(&mut self, path: &str, text: &str, mtime: f64) {
@@ -212,9 +219,9 @@ impl Fake {
         for d in &self.dirs {
             if let Some(parts) = child(d, &prefix) {
                 let name = parts[0].to_owned();
-                entries
-                    .entry(name.clone())
-                    .or_insert(json!({"name": name, "kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false}));
+                entries.entry(name.clone()).or_insert(
+                    json!({"name": name, "kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false}),
+                );
             }
         }
         for l in self.links.keys() {
@@ -237,7 +244,10 @@ impl Fake {
             "run" => call["argv"].to_string(),
             _ => call["path"].as_str().unwrap_or("").to_owned(),
         };
-        self.fails.iter().find(|f| f.op == op && key.contains(&f.key)).map(|f| f.msg.clone())
+        self.fails
+            .iter()
+            .find(|f| f.op == op && key.contains(&f.key))
+            .map(|f| f.msg.clone())
     }
 
     /// The shim's `perform`: `Ok(None)` is `undefined` (sent as `{}`).
@@ -258,11 +268,16 @@ impl Fake {
             "now" => Ok(Some(json!(self.now))),
             "exists" => {
                 let real = self.resolve(&path);
-                Ok(Some(json!(self.files.contains_key(&real) || self.is_dir(&real))))
+                Ok(Some(json!(
+                    self.files.contains_key(&real) || self.is_dir(&real)
+                )))
             }
             "read" => {
                 let real = self.resolve(&path);
-                self.files.get(&real).map(|(t, _)| Some(json!(t))).ok_or_else(|| Fake::enoent("open", &path))
+                self.files
+                    .get(&real)
+                    .map(|(t, _)| Some(json!(t)))
+                    .ok_or_else(|| Fake::enoent("open", &path))
             }
             "write" => {
                 let real = self.resolve(&path);
@@ -279,7 +294,9 @@ impl Fake {
                 }
                 Ok(Some(json!({ "context": context })))
             }
-            "run" => Ok(Some(json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}))),
+            "run" => Ok(Some(
+                json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}),
+            )),
             "debug" => Ok(None),
             "after" => {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
@@ -292,17 +309,28 @@ impl Fake {
     }
 
     fn record(&mut self, hook: &str, call: Value) {
-        self.log.push(Rec { hook: hook.to_owned(), call });
+        self.log.push(Rec {
+            hook: hook.to_owned(),
+            call,
+        });
     }
 
     /// Every recorded call of `op`.
     fn calls(&self, op: &str) -> Vec<Value> {
-        self.log.iter().filter(|r| r.op() == op).map(|r| r.call.clone()).collect()
+        self.log
+            .iter()
+            .filter(|r| r.op() == op)
+            .map(|r| r.call.clone())
+            .collect()
     }
 
     /// The ops recorded for `hook`, in order.
     fn ops(&self, hook: &str) -> Vec<String> {
-        self.log.iter().filter(|r| r.hook == hook).map(|r| r.op().to_owned()).collect()
+        self.log
+            .iter()
+            .filter(|r| r.hook == hook)
+            .map(|r| r.op().to_owned())
+            .collect()
     }
 
     fn clear(&mut self) {
@@ -317,7 +345,10 @@ fn down_event(e: &Value, call: &Value) -> Value {
         down["instructions"] = json!(i);
     }
     if let Some(blocks) = call["append"].as_array() {
-        let mut content = down["message"]["content"].as_array().cloned().unwrap_or_default();
+        let mut content = down["message"]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         content.extend(blocks.iter().map(|t| json!({"type": "text", "text": t})));
         down["message"]["content"] = Value::Array(content);
     }
@@ -334,11 +365,19 @@ struct Harness {
 
 impl Harness {
     fn new() -> Harness {
-        Harness { core: Core::new(Options::default()), fake: Fake::new(), during_after: None }
+        Harness {
+            core: Core::new(Options::default()),
+            fake: Fake::new(),
+            during_after: None,
+        }
     }
 
     fn with(options: Options) -> Harness {
-        Harness { core: Core::new(options), fake: Fake::new(), during_after: None }
+        Harness {
+            core: Core::new(options),
+            fake: Fake::new(),
+            during_after: None,
+        }
     }
 
     /// The engine fires `hook`: what the shim resolves (Ok) or rejects with (Err).
@@ -355,15 +394,23 @@ impl Harness {
     }
 
     fn next(&mut self, hook: &str, down: Value, by: &str) -> Result<Value, String> {
-        self.fake.record(hook, json!({"op": "next", "by": by, "down": down}));
+        self.fake
+            .record(hook, json!({"op": "next", "by": by, "down": down}));
         self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null))
     }
 
     /// `drive` in js/compact-plus.js, step for step.
-    fn drive(&mut self, hook: &str, e: &Value, has_next: bool, spawned: &mut Vec<String>) -> Result<Value, String> {
+    fn drive(
+        &mut self,
+        hook: &str,
+        e: &Value,
+        has_next: bool,
+        spawned: &mut Vec<String>,
+    ) -> Result<Value, String> {
         let mut called = false;
         let mut result = Value::Null;
-        let mut step: Value = serde_json::from_str(&self.core.start(hook, &e.to_string())).expect("start answers JSON");
+        let mut step: Value = serde_json::from_str(&self.core.start(hook, &e.to_string()))
+            .expect("start answers JSON");
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
             let id = step["id"].as_u64().expect("an id with calls") as u32;
             let mut answers = Vec::new();
@@ -398,7 +445,8 @@ impl Harness {
                 }
                 if call["op"] == "after" {
                     if let Some(compaction) = self.during_after.take() {
-                        self.fire("session.compact", compaction).expect("the compaction in between");
+                        self.fire("session.compact", compaction)
+                            .expect("the compaction in between");
                     }
                 }
                 self.fake.record(hook, call.clone());
@@ -408,7 +456,8 @@ impl Harness {
                     Err(err) => json!({ "err": err }),
                 });
             }
-            step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string())).expect("resume answers JSON");
+            step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string()))
+                .expect("resume answers JSON");
         }
         if let Some(done) = step.get("done") {
             if let Some(name) = done.get("spawn").and_then(Value::as_str) {
@@ -416,7 +465,8 @@ impl Harness {
                 spawned.push(name.to_owned());
             }
             if let Some(skip) = done.get("skip").filter(|_| !called) {
-                self.fake.record(hook, json!({"op": "skip", "reason": skip}));
+                self.fake
+                    .record(hook, json!({"op": "skip", "reason": skip}));
                 return Ok(json!({ "skip": skip }));
             }
             if !called && has_next {
@@ -429,7 +479,11 @@ impl Harness {
             }
             return Ok(result);
         }
-        assert_eq!(step, json!({"stuck": true}), "a step is calls, done or stuck");
+        assert_eq!(
+            step,
+            json!({"stuck": true}),
+            "a step is calls, done or stuck"
+        );
         self.fake.record(hook, json!({"op": "stuck"}));
         if called || !has_next {
             Ok(result)
@@ -447,12 +501,20 @@ impl Harness {
     }
 
     fn turn(&mut self) -> Result<Value, String> {
-        self.fire("turn.complete", json!({"reason": "answer", "answer": "Done.", "isAborted": false}))
+        self.fire(
+            "turn.complete",
+            json!({"reason": "answer", "answer": "Done.", "isAborted": false}),
+        )
     }
 
     /// The `next` calls of `hook`, in order.
     fn nexts(&self, hook: &str) -> Vec<Value> {
-        self.fake.log.iter().filter(|r| r.hook == hook && r.op() == "next").map(|r| r.call.clone()).collect()
+        self.fake
+            .log
+            .iter()
+            .filter(|r| r.hook == hook && r.op() == "next")
+            .map(|r| r.call.clone())
+            .collect()
     }
 
     fn armed(&self) -> bool {
@@ -492,10 +554,16 @@ fn boundary_row() -> Value {
 /// A verbatim block holding `texts` in this order (oldest first), and none of `absent`.
 /// How each is introduced (the separators, the intro) is `verbatim`'s business.
 fn verbatim_block(block: &str, texts: &[&str], absent: &[&str]) {
-    assert!(block.starts_with("<user-messages-verbatim>\n") && block.ends_with("\n</user-messages-verbatim>"), "{block}");
+    assert!(
+        block.starts_with("<user-messages-verbatim>\n")
+            && block.ends_with("\n</user-messages-verbatim>"),
+        "{block}"
+    );
     let mut from = 0;
     for t in texts {
-        let at = block[from..].find(&format!("\n{t}\n")).unwrap_or_else(|| panic!("{t:?} missing or out of order in {block}"));
+        let at = block[from..]
+            .find(&format!("\n{t}\n"))
+            .unwrap_or_else(|| panic!("{t:?} missing or out of order in {block}"));
         from += at + t.len();
     }
     for t in absent {
@@ -507,8 +575,15 @@ fn verbatim_block(block: &str, texts: &[&str], absent: &[&str]) {
 fn appended(h: &Harness) -> Vec<String> {
     let nexts = h.nexts("session.append");
     let last = nexts.last().expect("an append reached next");
-    let content = last["down"]["message"]["content"].as_array().cloned().unwrap_or_default();
-    content.iter().skip(1).map(|b| b["text"].as_str().unwrap_or("").to_owned()).collect()
+    let content = last["down"]["message"]["content"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    content
+        .iter()
+        .skip(1)
+        .map(|b| b["text"].as_str().unwrap_or("").to_owned())
+        .collect()
 }
 
 fn pointer_block(file: &str, d: &str) -> String {
@@ -527,8 +602,25 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
     // ref:26-29 then ref:69-77: env, env, id; now, id, (is the name taken?), write; then next.
-    assert_eq!(h.fake.ops("session.compact")[..8], ["env", "env", "sessionId", "now", "sessionId", "exists", "write", "next"]);
-    let envs: Vec<_> = h.fake.calls("env").iter().map(|c| c["name"].clone()).collect();
+    assert_eq!(
+        h.fake.ops("session.compact")[..8],
+        [
+            "env",
+            "env",
+            "sessionId",
+            "now",
+            "sessionId",
+            "exists",
+            "write",
+            "next"
+        ]
+    );
+    let envs: Vec<_> = h
+        .fake
+        .calls("env")
+        .iter()
+        .map(|c| c["name"].clone())
+        .collect();
     assert_eq!(envs[..2], [json!("USERPROFILE"), json!("HOME")]);
 
     let file = history_file("manual");
@@ -541,7 +633,10 @@ fn compaction_writes_history_passes_instructions_and_logs() {
 
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1, "next asked once");
-    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some(FIRST), true)));
+    assert_eq!(
+        nexts[0]["down"]["instructions"],
+        json!(ours(None, Some(FIRST), true))
+    );
     // The rest of the event goes down as received.
     assert_eq!(nexts[0]["down"]["messages"], messages());
 
@@ -557,7 +652,11 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     let pending = h.pending().expect("blocks pending");
     assert_eq!(pending.len(), 2);
     // Machine rows are not the person's words.
-    verbatim_block(&pending[0], &[FIRST, "Also keep the old API"], &["tool list", "Looking."]);
+    verbatim_block(
+        &pending[0],
+        &[FIRST, "Also keep the old API"],
+        &["tool list", "Looking."],
+    );
     assert_eq!(pending[1], pointer_block(&file, &dir()));
 }
 
@@ -568,17 +667,30 @@ fn no_home_and_no_userprofile() {
     h.compact(compact_event("auto")).unwrap();
 
     assert!(h.fake.calls("write").is_empty(), "no history, no log");
-    assert!(h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(), "no pruning");
-    assert!(h.fake.calls("sessionId").is_empty(), "the id is asked only with a home (ref:27-28)");
+    assert!(
+        h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(),
+        "no pruning"
+    );
+    assert!(
+        h.fake.calls("sessionId").is_empty(),
+        "the id is asked only with a home (ref:27-28)"
+    );
     assert!(h.fake.files.is_empty());
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
     // Still the handoff instructions, naming the first kept message; nothing saved.
-    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some(FIRST), false)));
+    assert_eq!(
+        nexts[0]["down"]["instructions"],
+        json!(ours(None, Some(FIRST), false))
+    );
 
     h.append(summary_row()).unwrap();
     let blocks = appended(&h);
-    assert_eq!(blocks.len(), 1, "the verbatim block alone, no pointer: {blocks:?}");
+    assert_eq!(
+        blocks.len(),
+        1,
+        "the verbatim block alone, no pointer: {blocks:?}"
+    );
     verbatim_block(&blocks[0], &[FIRST, "Also keep the old API"], &[]);
 }
 
@@ -588,14 +700,19 @@ fn empty_userprofile_does_not_fall_back_to_home() {
     let mut h = Harness::new();
     h.fake.env.insert("USERPROFILE".into(), String::new());
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(h.fake.calls("env"), vec![json!({"op": "env", "name": "USERPROFILE"})]);
+    assert_eq!(
+        h.fake.calls("env"),
+        vec![json!({"op": "env", "name": "USERPROFILE"})]
+    );
     assert!(h.fake.calls("write").is_empty());
 }
 
 #[test]
 fn userprofile_preferred_over_home_with_forward_slashes() {
     let mut h = Harness::new();
-    h.fake.env.insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    h.fake
+        .env
+        .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
     h.compact(compact_event("manual")).unwrap();
 
     // HOME is never asked once USERPROFILE answers (ref:26).
@@ -620,9 +737,17 @@ fn history_write_failure_costs_the_pointer_alone() {
     verbatim_block(&pending[0], &[FIRST, "Also keep the old API"], &[]);
     let lines = h.fake.log_lines();
     assert_eq!(lines.len(), 1);
-    assert!(lines[0].ends_with(",\"verbatim\":2,\"tokensBefore\":5000,\"tokensAfter\":800,\"file\":null}"), "{}", lines[0]);
+    assert!(
+        lines[0]
+            .ends_with(",\"verbatim\":2,\"tokensBefore\":5000,\"tokensAfter\":800,\"file\":null}"),
+        "{}",
+        lines[0]
+    );
     // The instructions still went down with the onward line.
-    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some(FIRST), false)));
+    assert_eq!(
+        h.nexts("session.compact")[0]["down"]["instructions"],
+        json!(ours(None, Some(FIRST), false))
+    );
 }
 
 #[test]
@@ -638,12 +763,25 @@ fn env_rejecting_costs_the_history_alone() {
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
     let down = nexts[0]["down"]["instructions"].as_str().unwrap();
-    assert!(down.starts_with("mine\n\nFrom the compact-plus mod:"), "{down}");
+    assert!(
+        down.starts_with("mine\n\nFrom the compact-plus mod:"),
+        "{down}"
+    );
     assert!(h.fake.calls("write").is_empty());
-    assert!(h.fake.calls("debug").iter().any(|d| d["text"].as_str().unwrap().contains("no history folder: denied")));
+    assert!(h.fake.calls("debug").iter().any(|d| d["text"]
+        .as_str()
+        .unwrap()
+        .contains("no history folder: denied")));
     let pending = h.pending().expect("the verbatim block is kept");
     assert_eq!(pending.len(), 1);
-    verbatim_block(&pending[0], &["Please fix the parser in src/parse.rs", "Also keep the old API"], &[]);
+    verbatim_block(
+        &pending[0],
+        &[
+            "Please fix the parser in src/parse.rs",
+            "Also keep the old API",
+        ],
+        &[],
+    );
 }
 
 #[test]
@@ -656,13 +794,23 @@ fn subagent_compaction_gets_instructions_only() {
     let out = h.compact(e).unwrap();
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    assert_eq!(h.fake.ops("session.compact"), ["next"], "no env, no writes, no log");
+    assert_eq!(
+        h.fake.ops("session.compact"),
+        ["next"],
+        "no env, no writes, no log"
+    );
     // handoffInstructions(null) (ref:137): no first message named, nothing saved.
-    let instructions = h.nexts("session.compact")[0]["down"]["instructions"].as_str().unwrap().to_owned();
+    let instructions = h.nexts("session.compact")[0]["down"]["instructions"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert_eq!(instructions, ours(Some("keep the test names"), None, false));
     assert!(instructions.starts_with("keep the test names\n\n"));
     assert!(h.pending().is_none());
-    assert!(!h.armed(), "a subagent's compaction does not re-arm (ref:139)");
+    assert!(
+        !h.armed(),
+        "a subagent's compaction does not re-arm (ref:139)"
+    );
 
     // Nothing pending: the summary row passes untouched.
     h.append(summary_row()).unwrap();
@@ -673,7 +821,10 @@ fn subagent_compaction_gets_instructions_only() {
 fn own_instructions_first_then_ours() {
     let theirs = ours(None, Some(FIRST), true);
     for (own, want) in [
-        (json!("  Focus on the DB migration.  \n"), format!("Focus on the DB migration.\n\n{theirs}")),
+        (
+            json!("  Focus on the DB migration.  \n"),
+            format!("Focus on the DB migration.\n\n{theirs}"),
+        ),
         (json!(" \n\t"), theirs.clone()),
         (Value::Null, theirs.clone()),
     ] {
@@ -683,7 +834,10 @@ fn own_instructions_first_then_ours() {
             e["instructions"] = own;
         }
         h.compact(e).unwrap();
-        assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(want));
+        assert_eq!(
+            h.nexts("session.compact")[0]["down"]["instructions"],
+            json!(want)
+        );
     }
 }
 
@@ -691,12 +845,20 @@ fn own_instructions_first_then_ours() {
 fn verbatim_budget_zero_keeps_no_messages() {
     let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, None, true)));
+    assert_eq!(
+        h.nexts("session.compact")[0]["down"]["instructions"],
+        json!(ours(None, None, true))
+    );
     // The pointer, then the audit: the event's paths that the fake summary leaves out.
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1);
     assert!(pending[0].starts_with(&pointer_block(&history_file("manual"), &dir())));
-    assert!(pending[0].contains("are not in the summary above") && pending[0].contains("- path: src/parse.rs (×1)"), "{}", pending[0]);
+    assert!(
+        pending[0].contains("are not in the summary above")
+            && pending[0].contains("- path: src/parse.rs (×1)"),
+        "{}",
+        pending[0]
+    );
     assert!(h.fake.log_lines()[0].contains("\"verbatim\":0"));
 
     // No home as well: no blocks at all, so nothing is pending (ref:163).
@@ -728,45 +890,79 @@ fn verbatim_the_engine_kept_is_dropped() {
     let pending = h.pending().unwrap();
     // A carried entry has no handle and stays; the one the engine kept goes (ref:158-159).
     assert_eq!(pending.len(), 2);
-    verbatim_block(&pending[0], &["an older request", FIRST], &["Also keep the old API"]);
+    verbatim_block(
+        &pending[0],
+        &["an older request", FIRST],
+        &["Also keep the old API"],
+    );
     // The instructions were built before the result: they name the first entry.
-    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some("an older request"), true)));
+    assert_eq!(
+        h.nexts("session.compact")[0]["down"]["instructions"],
+        json!(ours(None, Some("an older request"), true))
+    );
     let line = &h.fake.log_lines()[0];
-    assert!(line.contains("\"messages\":5,\"kept\":1,\"verbatim\":2,\"tokensBefore\":9,\"tokensAfter\":3"), "{line}");
+    assert!(
+        line.contains(
+            "\"messages\":5,\"kept\":1,\"verbatim\":2,\"tokensBefore\":9,\"tokensAfter\":3"
+        ),
+        "{line}"
+    );
 }
 
 #[test]
 fn result_without_messages_leaves_state_alone() {
     let mut h = Harness::new();
     h.core.session().state.borrow_mut().turn_end_armed = false;
-    for result in [json!({"tokensBefore": 1}), json!({"messages": null}), json!({"messages": "x"}), Value::Null] {
-        h.fake.next.insert("session.compact".into(), Ok(result.clone()));
+    for result in [
+        json!({"tokensBefore": 1}),
+        json!({"messages": null}),
+        json!({"messages": "x"}),
+        Value::Null,
+    ] {
+        h.fake
+            .next
+            .insert("session.compact".into(), Ok(result.clone()));
         let out = h.compact(compact_event("manual")).unwrap();
         assert_eq!(out, result);
         assert!(!h.armed(), "{result}");
         assert!(h.pending().is_none(), "{result}");
     }
-    assert!(h.fake.log_lines().is_empty(), "no compact log without a result (ref:157)");
+    assert!(
+        h.fake.log_lines().is_empty(),
+        "no compact log without a result (ref:157)"
+    );
     assert!(h.fake.calls("list").is_empty());
 }
 
 #[test]
 fn tokens_absent_from_the_result_are_absent_from_the_log() {
     let mut h = Harness::new();
-    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": 7})));
+    h.fake.next.insert(
+        "session.compact".into(),
+        Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": 7})),
+    );
     h.compact(compact_event("manual")).unwrap();
     let line = &h.fake.log_lines()[0];
-    assert!(line.contains("\"verbatim\":2,\"tokensBefore\":7,\"file\":"), "{line}");
+    assert!(
+        line.contains("\"verbatim\":2,\"tokensBefore\":7,\"file\":"),
+        "{line}"
+    );
     assert!(!line.contains("tokensAfter"));
 }
 
 #[test]
 fn null_tokens_are_logged_as_null() {
     let mut h = Harness::new();
-    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": null})));
+    h.fake.next.insert(
+        "session.compact".into(),
+        Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": null})),
+    );
     h.compact(compact_event("manual")).unwrap();
     let line = &h.fake.log_lines()[0];
-    assert!(line.contains("\"verbatim\":2,\"tokensBefore\":null,\"file\":"), "{line}");
+    assert!(
+        line.contains("\"verbatim\":2,\"tokensBefore\":null,\"file\":"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -802,7 +998,11 @@ fn log_read_failure_costs_the_line_alone() {
     h.fake.add_file(&log, "keep me\n", NOW - DAY);
     h.fake.fail("read", "log.jsonl", "EACCES");
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(h.fake.text(&log), Some("keep me\n"), "never overwritten with less (ref:33-37)");
+    assert_eq!(
+        h.fake.text(&log),
+        Some("keep me\n"),
+        "never overwritten with less (ref:33-37)"
+    );
     assert!(h.pending().is_some());
 }
 
@@ -843,7 +1043,10 @@ fn append_fills_only_the_first_main_summary_row() {
     assert_eq!(n[3]["append"], json!(pending));
     let mut want = summary_row();
     for b in &pending {
-        want["message"]["content"].as_array_mut().unwrap().push(json!({"type": "text", "text": b}));
+        want["message"]["content"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "text", "text": b}));
     }
     assert_eq!(n[3]["down"], want);
     assert!(h.pending().is_none());
@@ -879,9 +1082,12 @@ fn context(h: &mut Harness, e: Value, result: Value) -> Value {
 #[test]
 fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let mut h = Harness::new();
-    h.fake.add_file("/home/ann/.claude/memory/MEMORY.md", "changed on disk", NOW);
-    h.fake.add_file("/etc/claude-code/CLAUDE.md", "changed on disk", NOW);
-    h.fake.add_file("/p/AGENTS.md", "Use tabs.\n@docs/style.md\n", NOW);
+    h.fake
+        .add_file("/home/ann/.claude/memory/MEMORY.md", "changed on disk", NOW);
+    h.fake
+        .add_file("/etc/claude-code/CLAUDE.md", "changed on disk", NOW);
+    h.fake
+        .add_file("/p/AGENTS.md", "Use tabs.\n@docs/style.md\n", NOW);
     let files = json!([
         file("/home/ann/.claude/memory/MEMORY.md", "memory", "old"),
         file("/etc/claude-code/CLAUDE.md", "managed", "old"),
@@ -891,8 +1097,17 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let result = json!({"blocks": ["b"], "instructionFiles": files});
     let out = context(&mut h, json!({"instructionFiles": []}), result.clone());
 
-    let reads: Vec<_> = h.fake.calls("read").iter().map(|c| c["path"].clone()).collect();
-    assert_eq!(reads, [json!("/p/CLAUDE.md"), json!("/p/AGENTS.md")], "memory and managed are not read (ref:198)");
+    let reads: Vec<_> = h
+        .fake
+        .calls("read")
+        .iter()
+        .map(|c| c["path"].clone())
+        .collect();
+    assert_eq!(
+        reads,
+        [json!("/p/CLAUDE.md"), json!("/p/AGENTS.md")],
+        "memory and managed are not read (ref:198)"
+    );
     assert_eq!(out, result, "nothing refreshed: the engine's result as is");
     assert!(h.fake.calls("write").is_empty());
     assert_eq!(h.nexts("prompt.context").len(), 1);
@@ -935,9 +1150,16 @@ fn context_edited_file_is_refreshed_and_logged() {
     let out = context(&mut h, json!({}), result.clone());
 
     let mut want = result.clone();
-    want["instructionFiles"][0]["content"] = json!(compact_plus::instructions_engine::engine_content(raw));
-    assert_eq!(want["instructionFiles"][0]["content"], json!("Run cargo nextest.\n"));
-    assert_eq!(out, want, "the new text as the engine loads it, every other field kept");
+    want["instructionFiles"][0]["content"] =
+        json!(compact_plus::instructions_engine::engine_content(raw));
+    assert_eq!(
+        want["instructionFiles"][0]["content"],
+        json!("Run cargo nextest.\n")
+    );
+    assert_eq!(
+        out, want,
+        "the new text as the engine loads it, every other field kept"
+    );
     assert_eq!(
         h.fake.log_lines(),
         vec![format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"instructions-refreshed\",\"files\":[\"/p/CLAUDE.md\"]}}")]
@@ -947,11 +1169,15 @@ fn context_edited_file_is_refreshed_and_logged() {
 #[test]
 fn context_file_emptied_on_disk_is_left_out_as_the_engine_would() {
     let mut h = Harness::new();
-    h.fake.add_file("/p/CLAUDE.md", "<!-- nothing left -->\n", NOW);
+    h.fake
+        .add_file("/p/CLAUDE.md", "<!-- nothing left -->\n", NOW);
     h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old rules"), file("/p/sub/CLAUDE.md", "project", "same")]});
     let out = context(&mut h, json!({}), result);
-    assert_eq!(out, json!({"instructionFiles": [file("/p/sub/CLAUDE.md", "project", "same")]}));
+    assert_eq!(
+        out,
+        json!({"instructionFiles": [file("/p/sub/CLAUDE.md", "project", "same")]})
+    );
 }
 
 #[test]
@@ -959,7 +1185,11 @@ fn context_edited_file_without_home_is_refreshed_unlogged() {
     let mut h = Harness::new();
     h.fake.env.clear();
     h.fake.add_file("/p/CLAUDE.md", "new", NOW);
-    let out = context(&mut h, json!({}), json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]}));
+    let out = context(
+        &mut h,
+        json!({}),
+        json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]}),
+    );
     assert_eq!(out["instructionFiles"][0]["content"], "new");
     assert!(h.fake.calls("write").is_empty());
 }
@@ -973,7 +1203,10 @@ fn context_env_rejecting_after_a_refresh_still_refreshes() {
     h.fake.fail("env", "USERPROFILE", "denied");
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
     let out = context(&mut h, json!({}), result);
-    assert_eq!(out, json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "new")]}));
+    assert_eq!(
+        out,
+        json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "new")]})
+    );
     assert!(h.fake.calls("write").is_empty());
 }
 
@@ -983,16 +1216,34 @@ fn context_prefers_the_results_files_over_the_events() {
     h.fake.add_file("/p/A.md", "A new", NOW);
     h.fake.add_file("/p/B.md", "B new", NOW);
     let e = json!({"instructionFiles": [file("/p/A.md", "project", "A old")]});
-    let out = context(&mut h, e.clone(), json!({"instructionFiles": [file("/p/B.md", "project", "B old")]}));
-    let reads: Vec<_> = h.fake.calls("read").iter().map(|c| c["path"].clone()).collect();
+    let out = context(
+        &mut h,
+        e.clone(),
+        json!({"instructionFiles": [file("/p/B.md", "project", "B old")]}),
+    );
+    let reads: Vec<_> = h
+        .fake
+        .calls("read")
+        .iter()
+        .map(|c| c["path"].clone())
+        .collect();
     assert_eq!(reads, [json!("/p/B.md")]);
-    assert_eq!(out["instructionFiles"], json!([file("/p/B.md", "project", "B new")]));
+    assert_eq!(
+        out["instructionFiles"],
+        json!([file("/p/B.md", "project", "B new")])
+    );
 
     // A result without the list (or with null) falls back to the event's (ref:193).
-    for result in [json!({"blocks": []}), json!({"blocks": [], "instructionFiles": null})] {
+    for result in [
+        json!({"blocks": []}),
+        json!({"blocks": [], "instructionFiles": null}),
+    ] {
         h.fake.clear();
         let out = context(&mut h, e.clone(), result);
-        assert_eq!(out, json!({"blocks": [], "instructionFiles": [file("/p/A.md", "project", "A new")]}));
+        assert_eq!(
+            out,
+            json!({"blocks": [], "instructionFiles": [file("/p/A.md", "project", "A new")]})
+        );
     }
 
     // An empty list in the result is the answer: nothing read.
@@ -1036,7 +1287,10 @@ fn turn_complete_spawns_only_armed_on_a_main_answer() {
 #[test]
 fn turn_end_percent_zero_disables() {
     for mut h in [
-        Harness::with(Options { turn_end_percent: 0.0, ..Options::default() }),
+        Harness::with(Options {
+            turn_end_percent: 0.0,
+            ..Options::default()
+        }),
         Harness::with(Options::from_json(r#"{"turnEndPercent":0}"#)),
         Harness::with(Options::from_json(r#"{"turnEndPercent":"abc"}"#)),
     ] {
@@ -1064,16 +1318,33 @@ fn near_threshold_logs_waits_and_compacts() {
 
     assert_eq!(
         h.fake.ops("turn-end"),
-        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "compact"]
+        [
+            "usage",
+            "now",
+            "usage",
+            "env",
+            "env",
+            "sessionId",
+            "now",
+            "exists",
+            "write",
+            "after",
+            "compact"
+        ]
     );
     let usage = h.fake.calls("usage");
     assert_eq!(usage[0], json!({"op": "usage"}));
     assert_eq!(usage[1], json!({"op": "usage", "breakdown": "summary"}));
-    assert_eq!(h.fake.calls("after"), vec![json!({"op": "after", "ms": 1500})]);
+    assert_eq!(
+        h.fake.calls("after"),
+        vec![json!({"op": "after", "ms": 1500})]
+    );
     assert_eq!(h.fake.now, NOW + 1500.0);
     assert_eq!(
         h.fake.log_lines(),
-        vec![format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"turn-end-compact\",\"percent\":90}}")]
+        vec![format!(
+            "{{\"at\":\"{NOW_ISO}\",\"event\":\"turn-end-compact\",\"percent\":90}}"
+        )]
     );
     assert!(h.fake.calls("command").is_empty());
     assert!(!h.armed(), "one turn-end compaction per window");
@@ -1107,7 +1378,10 @@ fn compact_rejected_runs_the_compact_command() {
     h.fake.tokens = json!(NEAR);
     h.fake.compact = Err("session.compact is not available in a headless session".into());
     h.turn().unwrap();
-    assert_eq!(h.fake.calls("command"), vec![json!({"op": "command", "command": "compact"})]);
+    assert_eq!(
+        h.fake.calls("command"),
+        vec![json!({"op": "command", "command": "compact"})]
+    );
     let ops = h.fake.ops("turn-end");
     assert_eq!(ops[ops.len() - 2..], ["compact", "command"]);
     assert!(!h.armed());
@@ -1128,7 +1402,11 @@ fn both_rejected_rearm_and_log_the_error() {
     assert_eq!(lines.len(), 2);
     assert_eq!(
         lines[1],
-        format!("{{\"at\":\"{}\",\"event\":\"turn-end-compact-failed\",\"error\":\"{}\"}}", "2023-11-14T22:13:21.500Z", "é".repeat(300))
+        format!(
+            "{{\"at\":\"{}\",\"event\":\"turn-end-compact-failed\",\"error\":\"{}\"}}",
+            "2023-11-14T22:13:21.500Z",
+            "é".repeat(300)
+        )
     );
 
     // Re-armed: the next answer starts another attempt.
@@ -1142,14 +1420,24 @@ fn both_rejected_rearm_and_log_the_error() {
 fn threshold_is_cached_for_ten_minutes() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR - 1);
-    let summaries = |h: &Harness| h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count();
+    let summaries = |h: &Harness| {
+        h.fake
+            .calls("usage")
+            .iter()
+            .filter(|c| c.get("breakdown").is_some())
+            .count()
+    };
 
     h.turn().unwrap();
     assert_eq!(summaries(&h), 1);
     h.fake.now = NOW + 599_999.0;
     h.turn().unwrap();
     assert_eq!(summaries(&h), 1, "cached within ten minutes");
-    assert_eq!(h.fake.calls("usage").len(), 3, "the plain usage is asked every time");
+    assert_eq!(
+        h.fake.calls("usage").len(),
+        3,
+        "the plain usage is asked every time"
+    );
     h.fake.now = NOW + 600_000.0;
     h.turn().unwrap();
     assert_eq!(summaries(&h), 2, "asked again after ten minutes");
@@ -1178,7 +1466,15 @@ fn a_disabled_or_zero_threshold_is_never_near() {
         assert!(h.armed(), "{breakdown}");
         // The zero is cached too: within ten minutes no breakdown is asked again.
         h.turn().unwrap();
-        assert_eq!(h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count(), 1, "{breakdown}");
+        assert_eq!(
+            h.fake
+                .calls("usage")
+                .iter()
+                .filter(|c| c.get("breakdown").is_some())
+                .count(),
+            1,
+            "{breakdown}"
+        );
     }
 }
 
@@ -1255,11 +1551,19 @@ fn a_compaction_without_home_still_rearms() {
 // ---------------------------------------------------------------- pruning
 
 fn old_log(h: &mut Harness, root: &str, name: &str, age_days: f64) {
-    h.fake.add_file(&format!("{root}/{name}/log.jsonl"), "{}\n", NOW - age_days * DAY);
+    h.fake.add_file(
+        &format!("{root}/{name}/log.jsonl"),
+        "{}\n",
+        NOW - age_days * DAY,
+    );
 }
 
 fn runs(h: &Harness) -> Vec<Value> {
-    h.fake.calls("run").iter().map(|c| c["argv"].clone()).collect()
+    h.fake
+        .calls("run")
+        .iter()
+        .map(|c| c["argv"].clone())
+        .collect()
 }
 
 #[test]
@@ -1272,24 +1576,56 @@ fn prune_removes_only_old_plain_session_folders() {
     old_log(&mut h, ROOT, "AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA", 90.0); // not lowercase
     old_log(&mut h, ROOT, "0123456789abcdef0123456789abcdef----", 90.0); // hex and dashes, not a UUID
     old_log(&mut h, ROOT, "notes", 90.0);
-    h.fake.dirs.insert(format!("{ROOT}/44444444-4444-4444-8444-444444444444")); // no log
-    h.fake.add_file(&format!("{ROOT}/55555555-5555-4555-8555-555555555555"), "a file", 0.0);
-    old_log(&mut h, "/elsewhere", "66666666-6666-4666-8666-666666666666", 90.0);
-    h.fake.links.insert(format!("{ROOT}/66666666-6666-4666-8666-666666666666"), "/elsewhere/66666666-6666-4666-8666-666666666666".into());
+    h.fake
+        .dirs
+        .insert(format!("{ROOT}/44444444-4444-4444-8444-444444444444")); // no log
+    h.fake.add_file(
+        &format!("{ROOT}/55555555-5555-4555-8555-555555555555"),
+        "a file",
+        0.0,
+    );
+    old_log(
+        &mut h,
+        "/elsewhere",
+        "66666666-6666-4666-8666-666666666666",
+        90.0,
+    );
+    h.fake.links.insert(
+        format!("{ROOT}/66666666-6666-4666-8666-666666666666"),
+        "/elsewhere/66666666-6666-4666-8666-666666666666".into(),
+    );
     // A log that is a folder is no log.
-    h.fake.dirs.insert(format!("{ROOT}/77777777-7777-4777-8777-777777777777/log.jsonl"));
+    h.fake.dirs.insert(format!(
+        "{ROOT}/77777777-7777-4777-8777-777777777777/log.jsonl"
+    ));
 
     h.compact(compact_event("manual")).unwrap();
 
-    assert_eq!(h.fake.calls("stat")[0], json!({"op": "stat", "path": ROOT, "resolve": true}));
-    assert_eq!(h.fake.calls("list"), vec![json!({"op": "list", "path": ROOT})]);
-    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("{ROOT}/{OLD}")])]);
+    assert_eq!(
+        h.fake.calls("stat")[0],
+        json!({"op": "stat", "path": ROOT, "resolve": true})
+    );
+    assert_eq!(
+        h.fake.calls("list"),
+        vec![json!({"op": "list", "path": ROOT})]
+    );
+    assert_eq!(
+        runs(&h),
+        vec![json!(["rm", "-rf", "--", format!("{ROOT}/{OLD}")])]
+    );
     assert_eq!(h.fake.calls("run")[0]["timeoutMs"], 20_000);
     // Each candidate: the folder (resolved) and its log (not), asked together.
     let stats = h.fake.calls("stat");
-    assert!(stats.contains(&json!({"op": "stat", "path": format!("{ROOT}/{OLD}"), "resolve": true})));
+    assert!(
+        stats.contains(&json!({"op": "stat", "path": format!("{ROOT}/{OLD}"), "resolve": true}))
+    );
     assert!(stats.contains(&json!({"op": "stat", "path": format!("{ROOT}/{OLD}/log.jsonl")})));
-    assert!(!stats.iter().any(|s| s["path"].as_str().unwrap().contains(SID)), "our own folder is not even looked at");
+    assert!(
+        !stats
+            .iter()
+            .any(|s| s["path"].as_str().unwrap().contains(SID)),
+        "our own folder is not even looked at"
+    );
     // Pruning comes before the log line (ref:165-166).
     let ops = h.fake.ops("session.compact");
     let run_at = ops.iter().position(|o| o == "run").unwrap();
@@ -1298,7 +1634,11 @@ fn prune_removes_only_old_plain_session_folders() {
     // Once per session: the next compaction does not list again.
     h.fake.clear();
     h.compact(compact_event("auto")).unwrap();
-    assert!(h.fake.calls("list").is_empty() && h.fake.calls("run").is_empty() && h.fake.calls("stat").is_empty());
+    assert!(
+        h.fake.calls("list").is_empty()
+            && h.fake.calls("run").is_empty()
+            && h.fake.calls("stat").is_empty()
+    );
 }
 
 #[test]
@@ -1312,28 +1652,52 @@ fn prune_keep_days_option() {
 #[test]
 fn prune_on_windows_uses_rd_with_backslashes() {
     let mut h = Harness::new();
-    h.fake.env.insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    h.fake
+        .env
+        .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(runs(&h), vec![json!(["cmd", "/c", "rd", "/s", "/q", format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")])]);
+    assert_eq!(
+        runs(&h),
+        vec![json!([
+            "cmd",
+            "/c",
+            "rd",
+            "/s",
+            "/q",
+            format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")
+        ])]
+    );
 }
 
 #[test]
 fn prune_skips_a_linked_root() {
     let mut h = Harness::new();
-    h.fake.links.insert(ROOT.into(), "/mnt/shared/history".into());
+    h.fake
+        .links
+        .insert(ROOT.into(), "/mnt/shared/history".into());
     old_log(&mut h, "/mnt/shared/history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
-    assert!(h.fake.text(&format!("/mnt/shared/history/{SID}/{NOW_STAMP}-manual.md")).is_some());
+    assert!(h
+        .fake
+        .text(&format!("/mnt/shared/history/{SID}/{NOW_STAMP}-manual.md"))
+        .is_some());
     assert_eq!(h.fake.calls("stat").len(), 1);
     assert!(h.fake.calls("list").is_empty());
     assert!(runs(&h).is_empty());
-    assert!(h.fake.text(&format!("/mnt/shared/history/{SID}/log.jsonl")).is_some(), "still logged");
+    assert!(
+        h.fake
+            .text(&format!("/mnt/shared/history/{SID}/log.jsonl"))
+            .is_some(),
+        "still logged"
+    );
 
     // A host whose stat follows the link for the kind but says it is one.
     let mut h = Harness::new();
-    h.fake.links.insert(ROOT.into(), "/mnt/shared/history".into());
+    h.fake
+        .links
+        .insert(ROOT.into(), "/mnt/shared/history".into());
     old_log(&mut h, "/mnt/shared/history", OLD, 40.0);
     h.fake.stat_override.insert(
         ROOT.into(),
@@ -1347,11 +1711,24 @@ fn prune_skips_a_linked_root() {
 #[test]
 fn prune_works_in_the_resolved_root() {
     let mut h = Harness::new();
-    h.fake.links.insert("/home/ann/.claude".into(), "/data/claude".into());
+    h.fake
+        .links
+        .insert("/home/ann/.claude".into(), "/data/claude".into());
     old_log(&mut h, "/data/claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(h.fake.calls("list"), vec![json!({"op": "list", "path": "/data/claude/compact-history"})]);
-    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("/data/claude/compact-history/{OLD}")])]);
+    assert_eq!(
+        h.fake.calls("list"),
+        vec![json!({"op": "list", "path": "/data/claude/compact-history"})]
+    );
+    assert_eq!(
+        runs(&h),
+        vec![json!([
+            "rm",
+            "-rf",
+            "--",
+            format!("/data/claude/compact-history/{OLD}")
+        ])]
+    );
 }
 
 #[test]
@@ -1366,7 +1743,10 @@ fn prune_skips_a_folder_that_resolves_elsewhere() {
         json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false, "realPath": "/tmp/victim"}),
     );
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(runs(&h), vec![json!(["rm", "-rf", "--", format!("{ROOT}/{other}")])]);
+    assert_eq!(
+        runs(&h),
+        vec![json!(["rm", "-rf", "--", format!("{ROOT}/{other}")])]
+    );
 }
 
 #[test]
@@ -1389,24 +1769,34 @@ fn prune_failures_cost_pruning_alone() {
 #[test]
 fn next_rejected_cancels_and_a_later_hook_works() {
     let mut h = Harness::new();
-    h.fake.next.insert("session.compact".into(), Err("summarizer failed".into()));
+    h.fake
+        .next
+        .insert("session.compact".into(), Err("summarizer failed".into()));
     let out = h.compact(compact_event("manual"));
     assert_eq!(out, Err("summarizer failed".into()));
     let last = h.fake.log.last().unwrap().call.clone();
     assert_eq!(last["op"], "cancel");
     let id = last["id"].as_u64().unwrap() as u32;
     // The core forgot it: resuming answers stuck, nothing more is asked.
-    assert_eq!(h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#), r#"{"stuck":true}"#);
+    assert_eq!(
+        h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#),
+        r#"{"stuck":true}"#
+    );
     assert!(h.pending().is_none());
     assert_eq!(h.fake.log_lines().len(), 0, "no compact log");
 
     // A turn's next rejecting starts no job either.
-    h.fake.next.insert("turn.complete".into(), Err("aborted".into()));
+    h.fake
+        .next
+        .insert("turn.complete".into(), Err("aborted".into()));
     h.fake.tokens = json!(NEAR);
     assert_eq!(h.turn(), Err("aborted".into()));
     assert!(h.fake.calls("spawn").is_empty());
 
-    h.fake.next.insert("session.compact".into(), Fake::new().next["session.compact"].clone());
+    h.fake.next.insert(
+        "session.compact".into(),
+        Fake::new().next["session.compact"].clone(),
+    );
     h.fake.clear();
     h.compact(compact_event("manual")).unwrap();
     assert!(h.pending().is_some());
@@ -1427,16 +1817,26 @@ fn unknown_hooks_and_ids_are_stuck() {
 #[test]
 fn garbled_answers_do_not_hang_or_panic() {
     let mut h = Harness::new();
-    let first: Value = serde_json::from_str(&h.core.start("session.compact", &compact_event("manual").to_string())).unwrap();
+    let first: Value = serde_json::from_str(
+        &h.core
+            .start("session.compact", &compact_event("manual").to_string()),
+    )
+    .unwrap();
     let id = first["id"].as_u64().unwrap() as u32;
-    assert_eq!(first["calls"], json!([{"op": "env", "name": "USERPROFILE"}]));
+    assert_eq!(
+        first["calls"],
+        json!([{"op": "env", "name": "USERPROFILE"}])
+    );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
     let step: Value = serde_json::from_str(&h.core.resume(id, "not json")).unwrap();
     assert_eq!(step["calls"][0]["op"], json!("debug"));
     let step: Value = serde_json::from_str(&h.core.resume(id, "garbage")).unwrap();
     assert_eq!(step["calls"][0]["op"], json!("next"));
-    assert!(step["calls"][0]["instructions"].as_str().unwrap().starts_with("From the compact-plus mod:"));
+    assert!(step["calls"][0]["instructions"]
+        .as_str()
+        .unwrap()
+        .starts_with("From the compact-plus mod:"));
     let step: Value = serde_json::from_str(&h.core.resume(id, "[{\"ok\":")).unwrap();
     assert_eq!(step, json!({"done": {}}));
     assert!(h.pending().is_none());
@@ -1457,10 +1857,22 @@ fn a_module_reload_starts_over() {
     assert!(h.pending().is_none());
     h.fake.clear();
     h.append(summary_row()).unwrap();
-    assert_eq!(h.nexts("session.append")[0]["down"], summary_row(), "nothing pending after a reload");
+    assert_eq!(
+        h.nexts("session.append")[0]["down"],
+        summary_row(),
+        "nothing pending after a reload"
+    );
     h.turn().unwrap();
     assert_eq!(h.fake.calls("spawn").len(), 1, "armed again");
-    assert_eq!(h.fake.calls("usage").iter().filter(|c| c.get("breakdown").is_some()).count(), 1, "threshold asked again");
+    assert_eq!(
+        h.fake
+            .calls("usage")
+            .iter()
+            .filter(|c| c.get("breakdown").is_some())
+            .count(),
+        1,
+        "threshold asked again"
+    );
     h.compact(compact_event("manual")).unwrap();
     assert_eq!(h.fake.calls("list").len(), 1, "pruning once more");
 }
@@ -1558,15 +1970,24 @@ fn a_long_history_is_written_in_parts() {
     let mut h = Harness::new();
     let big = "word ".repeat(1_000_000); // 5 MB in one message: more than one write holds
     let mut e = compact_event("auto");
-    e["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "text": big, "handle": "h5"}));
+    e["messages"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"role": "assistant", "text": big, "handle": "h5"}));
     h.compact(e).unwrap();
-    let writes: Vec<String> =
-        h.fake.calls("write").iter().map(|c| c["path"].as_str().unwrap().to_owned()).filter(|p| p.ends_with(".md")).collect();
+    let writes: Vec<String> = h
+        .fake
+        .calls("write")
+        .iter()
+        .map(|c| c["path"].as_str().unwrap().to_owned())
+        .filter(|p| p.ends_with(".md"))
+        .collect();
     let first = history_file("auto");
     let n = writes.len();
     assert!(n >= 2, "{writes:?}");
-    let want: Vec<String> =
-        std::iter::once(first.clone()).chain((2..=n).map(|k| format!("{}/{NOW_STAMP}-auto.part{k}.md", dir()))).collect();
+    let want: Vec<String> = std::iter::once(first.clone())
+        .chain((2..=n).map(|k| format!("{}/{NOW_STAMP}-auto.part{k}.md", dir())))
+        .collect();
     assert_eq!(writes, want);
     let mut total = 0;
     for w in &writes {
@@ -1588,7 +2009,10 @@ fn a_failed_first_part_points_at_the_next() {
     let mut h = Harness::new();
     let big = "word ".repeat(1_000_000);
     let mut e = compact_event("auto");
-    e["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "text": big}));
+    e["messages"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"role": "assistant", "text": big}));
     h.fake.fail("write", "-auto.md", "EIO");
     h.compact(e).unwrap();
     let second = format!("{}/{NOW_STAMP}-auto.part2.md", dir());
@@ -1611,20 +2035,40 @@ fn credentials_are_redacted_before_anything_is_written_or_kept() {
     let mut h = Harness::new();
     h.compact(secret_event()).unwrap();
     let writes = h.fake.calls("write");
-    let history = writes.iter().find(|w| w["path"].as_str().unwrap().ends_with("-manual.md")).unwrap();
+    let history = writes
+        .iter()
+        .find(|w| w["path"].as_str().unwrap().ends_with("-manual.md"))
+        .unwrap();
     let text = history["text"].as_str().unwrap();
-    for secret in ["ghp_FAKE0123456789abcdefghijklmnopqrstuv", "AKIAFAKE0123456789AB", "s3cr3t-FAKE"] {
+    for secret in [
+        "ghp_FAKE0123456789abcdefghijklmnopqrstuv",
+        "AKIAFAKE0123456789AB",
+        "s3cr3t-FAKE",
+    ] {
         assert!(!text.contains(secret), "{secret} in the history");
         for block in h.pending().unwrap() {
             assert!(!block.contains(secret), "{secret} in a kept block");
         }
     }
-    assert!(text.contains("[REDACTED:github-token]") && text.contains("[REDACTED:aws-access-key-id]"), "{text}");
-    assert!(text.contains("postgres://") && text.contains("@db.internal:5432/app"), "the URL around the credential stays: {text}");
+    assert!(
+        text.contains("[REDACTED:github-token]") && text.contains("[REDACTED:aws-access-key-id]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("postgres://") && text.contains("@db.internal:5432/app"),
+        "the URL around the credential stays: {text}"
+    );
     let block = &h.pending().unwrap()[0];
-    assert!(block.contains("deploy with token [REDACTED:github-token] please"), "{block}");
+    assert!(
+        block.contains("deploy with token [REDACTED:github-token] please"),
+        "{block}"
+    );
     for w in &writes {
-        assert!(!w["text"].as_str().unwrap().contains("ghp_FAKE"), "{}", w["path"]);
+        assert!(
+            !w["text"].as_str().unwrap().contains("ghp_FAKE"),
+            "{}",
+            w["path"]
+        );
     }
 }
 
@@ -1633,8 +2077,14 @@ fn redaction_can_be_turned_off() {
     let mut h = Harness::with(Options::from_json(r#"{"redactSecrets":false}"#));
     h.compact(secret_event()).unwrap();
     let writes = h.fake.calls("write");
-    let history = writes.iter().find(|w| w["path"].as_str().unwrap().ends_with("-manual.md")).unwrap();
-    assert!(history["text"].as_str().unwrap().contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
+    let history = writes
+        .iter()
+        .find(|w| w["path"].as_str().unwrap().ends_with("-manual.md"))
+        .unwrap();
+    assert!(history["text"]
+        .as_str()
+        .unwrap()
+        .contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
     assert!(h.pending().unwrap()[0].contains("ghp_FAKE0123456789abcdefghijklmnopqrstuv"));
 }
 
@@ -1651,7 +2101,10 @@ fn two_compactions_in_one_second_get_a_file_each() {
         .filter(|p| p.ends_with(".md"))
         .collect();
     let first = history_file("manual");
-    assert_eq!(names, [first.clone(), first.replace("-manual.md", "-manual-2.md")]);
+    assert_eq!(
+        names,
+        [first.clone(), first.replace("-manual.md", "-manual-2.md")]
+    );
     assert!(h.fake.text(&first).is_some());
 }
 
@@ -1669,7 +2122,8 @@ fn recall_step(h: &mut Harness, event: &str) -> Value {
             })
             .collect();
         let id = step["id"].as_u64().unwrap() as u32;
-        step = serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+        step =
+            serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
     }
     step
 }
@@ -1683,7 +2137,10 @@ fn session_start_registers_the_recall_tool_unless_turned_off() {
     assert_eq!(reg[0]["spec"]["name"], json!("recall"));
     assert_eq!(reg[0]["spec"]["isDeferred"], json!(false));
     assert_eq!(reg[0]["spec"]["inputSchema"]["required"], json!(["query"]));
-    assert_eq!(h.fake.ops("session.start").last().map(String::as_str), Some("next"));
+    assert_eq!(
+        h.fake.ops("session.start").last().map(String::as_str),
+        Some("next")
+    );
 
     let mut off = Harness::with(Options::from_json(r#"{"recallTool":false}"#));
     off.fire("session.start", json!({})).unwrap();
@@ -1693,24 +2150,46 @@ fn session_start_registers_the_recall_tool_unless_turned_off() {
 #[test]
 fn recall_searches_this_sessions_history_parts_oldest_first() {
     let mut h = Harness::new();
-    h.fake.add_file(&format!("{}/2026-01-02T000000Z-auto.md", dir()), "b", NOW);
-    h.fake.add_file(&format!("{}/2026-01-01T000000Z-manual.md", dir()), "a", NOW);
-    h.fake.add_file(&format!("{}/2026-01-02T000000Z-auto.part2.md", dir()), "c", NOW);
+    h.fake
+        .add_file(&format!("{}/2026-01-02T000000Z-auto.md", dir()), "b", NOW);
+    h.fake
+        .add_file(&format!("{}/2026-01-01T000000Z-manual.md", dir()), "a", NOW);
+    h.fake.add_file(
+        &format!("{}/2026-01-02T000000Z-auto.part2.md", dir()),
+        "c",
+        NOW,
+    );
     h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
-    let step = recall_step(&mut h, r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#);
+    let step = recall_step(
+        &mut h,
+        r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#,
+    );
     let d = dir();
     assert_eq!(
         step["done"]["search"]["paths"],
-        json!([format!("{d}/2026-01-01T000000Z-manual.md"), format!("{d}/2026-01-02T000000Z-auto.md"), format!("{d}/2026-01-02T000000Z-auto.part2.md")])
+        json!([
+            format!("{d}/2026-01-01T000000Z-manual.md"),
+            format!("{d}/2026-01-02T000000Z-auto.md"),
+            format!("{d}/2026-01-02T000000Z-auto.part2.md")
+        ])
     );
-    assert_eq!(step["done"]["search"]["query"], json!({"text": "x", "regex": false, "role": null, "limit": 8}));
+    assert_eq!(
+        step["done"]["search"]["query"],
+        json!({"text": "x", "regex": false, "role": null, "limit": 8})
+    );
 }
 
 #[test]
 fn a_bad_recall_input_is_answered_without_reading_anything() {
     let mut h = Harness::new();
     let step = recall_step(&mut h, r#"{"query":"x","role":"robot"}"#);
-    assert!(step["done"]["answer"].as_str().unwrap().starts_with("recall: role must be"), "{step}");
+    assert!(
+        step["done"]["answer"]
+            .as_str()
+            .unwrap()
+            .starts_with("recall: role must be"),
+        "{step}"
+    );
     assert!(h.fake.calls("list").is_empty());
 }
 
@@ -1718,7 +2197,13 @@ fn a_bad_recall_input_is_answered_without_reading_anything() {
 fn recall_with_nothing_saved_says_so() {
     let mut h = Harness::new();
     let step = recall_step(&mut h, r#"{"query":"x"}"#);
-    assert!(step["done"]["answer"].as_str().unwrap().starts_with("recall: nothing has been saved"), "{step}");
+    assert!(
+        step["done"]["answer"]
+            .as_str()
+            .unwrap()
+            .starts_with("recall: nothing has been saved"),
+        "{step}"
+    );
 }
 
 #[test]
@@ -1749,21 +2234,36 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
                 }
             })
             .collect();
-        step = serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+        step =
+            serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
     }
     let history = history.expect("a history was written");
     assert!(history.contains("cut here \u{fffd} and go on"), "{history}");
     assert!(history.contains("## [1] assistant"));
-    verbatim_block(&h.pending().unwrap()[0], &["cut here \u{fffd} and go on"], &[]);
+    verbatim_block(
+        &h.pending().unwrap()[0],
+        &["cut here \u{fffd} and go on"],
+        &[],
+    );
 }
 
 #[test]
 fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
     let mut h = Harness::new();
-    let raw = format!("<!-- c -->\n{}x\n", ">".repeat(60_000));
-    h.fake.add_file("/p/CLAUDE.md", &raw, NOW);
-    let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
-    let out = context(&mut h, json!({}), result.clone());
-    assert_eq!(out, result);
-    assert!(h.fake.log_lines().is_empty());
+    for raw in [
+        format!("<!-- c -->\n{}x\n", ">".repeat(60_000)),
+        // A deep quote, a long line, then lazy lines: depth² × length (found by the fuzzer).
+        format!(
+            "<!-- c -->\n{} {}\nlazy\nlazy\n",
+            ">".repeat(61),
+            "w".repeat(200_000)
+        ),
+    ] {
+        let mut h = Harness::new();
+        h.fake.add_file("/p/CLAUDE.md", &raw, NOW);
+        let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
+        let out = context(&mut h, json!({}), result.clone());
+        assert_eq!(out, result);
+        assert!(h.fake.log_lines().is_empty());
+    }
 }
