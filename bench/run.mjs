@@ -3,21 +3,27 @@
 // against the reference lib.js/index.js, on synthetic sessions (bench/session.mjs), in one run.
 // Runs as is under Node and under Bun:
 //
-//   node bench/run.mjs [--sizes 100,1000,4096] [--reps N] [--quick] [--profile] [--json FILE]
+//   node bench/run.mjs [--sizes 100,1000,4096] [--reps N] [--quick] [--json FILE]
 //   ~/.cache/compact-plus-tools/node_modules/.bin/bun bench/run.mjs ...
 //
 // For each size, the median of repeated runs, wasm and reference side by side, as wasm/reference:
 //   selectVerbatim   the JS-value exports (pkg/) against lib.selectVerbatim
 //   renderHistory    likewise
-//   prepare          everything session.compact does before `next`: the shim's JSON.stringify(e),
-//                    start/resume with the answers to env, sessionId, now, the history writes
-//                    (answered at once), up to the `next` call; for the reference, its index.js hook
-//                    up to `next` (historyDir, selectVerbatim, stamp, renderHistory, the write,
+//   prepare          everything session.compact does before `next`: the shim's skeleton of the
+//                    event (texts left out), start/resume with the answers to env, sessionId and
+//                    the person's texts, up to the `next` call; for the reference, its index.js
+//                    hook up to `next` (historyDir, selectVerbatim, stamp, renderHistory, the write,
 //                    handoffInstructions, joinInstructions). Both run under the same fake `$`, whose
-//                    calls answer at once, so this is the CPU the hook costs the host. The wasm side
-//                    redacts credentials on the way (the default); the reference has no such pass.
-//   after next       from `next`'s answer to the hook's end (blocks, prune over an empty folder, the
-//                    log line), plus the session.append hook that hands the blocks over
+//                    calls answer at once, so this is the CPU the hook costs before the summary
+//                    request can go out.
+//   while summarizing  the main thread's busy time between `next` and its answer (a pretend
+//                    summarizer answers after 3x the whole work): the core's history (all texts
+//                    across, rendered, redacted, written) and the audit's collection run here. The
+//                    reference does nothing here.
+//   after its answer from `next`'s answer to the hook's end (blocks, the audit's check against the
+//                    summary, prune over an empty folder, the log line), plus the session.append
+//                    hook that hands the blocks over
+//   all three        the sum: what the hook costs the host's main thread in all
 //   redact, audit    the core's two passes against straightforward JS (bench/baselines.mjs), measured
 //                    in place (see `passRows` below)
 // Also: the .wasm's size raw and gzipped, cold compile + instantiate in fresh processes, peak wasm
@@ -48,7 +54,7 @@ const VERBATIM_TOKENS = 8000
 // ---- arguments ----
 
 function parseArgs(argv) {
-  const args = { sizes: [100, 1000, 4096], reps: null, quick: false, profile: false, json: null, compileRuns: 5 }
+  const args = { sizes: [100, 1000, 4096], reps: null, quick: false, json: null, compileRuns: 5 }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -59,10 +65,9 @@ function parseArgs(argv) {
     if (a === '--sizes') args.sizes = value().split(',').map((s) => Number(s.trim())).filter((n) => n > 0)
     else if (a === '--reps') args.reps = Number(value())
     else if (a === '--quick') args.quick = true
-    else if (a === '--profile') args.profile = true
     else if (a === '--json') args.json = value()
     else if (a === '--help' || a === '-h') {
-      console.log('usage: run.mjs [--sizes 100,1000,4096] [--reps N] [--quick] [--profile] [--json FILE]')
+      console.log('usage: run.mjs [--sizes 100,1000,4096] [--reps N] [--quick] [--json FILE]')
       process.exit(0)
     } else throw new Error(`unknown argument: ${a}`)
   }
@@ -110,7 +115,13 @@ function fakeHost(keep = false) {
   const $ = {
     env: { get: async (name) => (name === 'HOME' ? HOME : undefined) },
     session: { id: async () => SESSION_ID, usage: async () => ({ context: { tokens: 0 } }), compact: async () => ({}) },
-    clock: { now: async () => NOW, after: () => ({ cancel() {} }) },
+    clock: {
+      now: async () => NOW,
+      after: (ms, fn) => {
+        const t = setTimeout(fn, ms)
+        return { cancel: () => clearTimeout(t) }
+      },
+    },
     fs: {
       exists: async () => false,
       read: async () => '',
@@ -147,23 +158,57 @@ const appendEvent = () => ({
 })
 
 /**
- * One whole compaction through a mod's hooks: session.compact (timed up to `next`, and from
- * `next`'s answer to the end), then session.append. Fresh hooks each time (`register` resets the
- * module's state, as a reload would), so every run prunes and logs alike.
+ * How long the main thread was busy from now until `stop()`: a timer that re-arms itself, and
+ * the gaps between its firings past a millisecond's slack. Works alike in Node and Bun.
  */
-async function compaction(register, e, keep = false, options = {}) {
+function busyMeter() {
+  let last = performance.now()
+  let busy = 0
+  let on = true
+  const lap = () => {
+    const t = performance.now()
+    if (t - last > 2) busy += t - last - 1
+    last = t
+  }
+  const tick = () => {
+    lap()
+    if (on) setTimeout(tick, 0)
+  }
+  setTimeout(tick, 0)
+  return {
+    stop() {
+      on = false
+      lap()
+      return busy
+    },
+  }
+}
+
+/**
+ * One whole compaction through a mod's hooks: session.compact (timed up to `next`; then the
+ * main thread's busy time while a pretend summarizer takes `summarizerMs` to answer; then from
+ * its answer to the hook's end), then session.append. Fresh hooks each time (`register` resets
+ * the module's state, as a reload would), so every run prunes and logs alike.
+ */
+async function compaction(register, e, keep = false, options = {}, summarizerMs = 0) {
   const hooks = hooksOf(register, options)
   const { $, writes } = fakeHost(keep)
   let tNext = 0
   let tAnswer = 0
+  let during = 0
   let down = null
   const result = compactResult(e)
-  const next = async (d) => {
+  const next = (d) => {
     tNext = performance.now()
     down = d
-    const r = result
-    tAnswer = performance.now()
-    return r
+    const meter = busyMeter()
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        during = meter.stop()
+        tAnswer = performance.now()
+        resolve(result)
+      }, summarizerMs),
+    )
   }
   next.event = 'session.compact'
   const t0 = performance.now()
@@ -181,6 +226,7 @@ async function compaction(register, e, keep = false, options = {}) {
   if (!down) throw new Error('the hook never called next')
   return {
     prepare: tNext - t0,
+    during,
     after: tEnd - tAnswer + (a1 - a0),
     instructions: down.instructions ?? '',
     writes,
@@ -208,18 +254,17 @@ async function loadReference() {
 // ---- the redaction and audit passes, against straightforward JS (bench/baselines.mjs) ----
 
 /**
- * The core runs both inside the hooks and exports neither, so they are measured in place:
- *   redact   prepare with redaction (the default) minus prepare with `redactSecrets: false`, the
- *            median of run-by-run differences; against `redactJs` over the history text. Noisy
- *            where the pass is small beside the whole preparation (a few ms either way).
- *   audit    everything after `next` (the audit, plus the blocks, an empty prune and the log line,
- *            about a millisecond together); against `auditJs` over the messages and kept text.
- * HOOK: should pkg/ ever export a pass directly (say `redact(text)` or `audit(messages, kept)`),
- * time that export here instead of the differences.
+ * Both passes run inside the hooks, measured as:
+ *   redact   the work done while the summarizer runs with redaction (the default) minus the same
+ *            with `redactSecrets: false`, the median of run-by-run differences; against `redactJs`
+ *            over the history text. Noisy where the pass is small beside the rest (a few ms).
+ *   audit    `benchAudit` (pkg/, the audit session.compact runs, over messages held in the
+ *            module beforehand, so no boundary crossing is timed); against `auditJs` over the
+ *            same messages and kept text.
  */
-function passRows(hooks, redactCost, js, line) {
+function passRows(redactCost, wasmAudit, js, line) {
   line('redact (vs JS)', redactCost, js.redact)
-  line('audit (vs JS)', hooks.wasm.after, js.audit)
+  line('audit (vs JS)', wasmAudit, js.audit)
 }
 
 function commit() {
@@ -278,73 +323,6 @@ function repsFor(size, args) {
   return { reps: 9, warm: 2 }
 }
 
-// ---- profile: the shim's exchange, phase by phase ----
-
-/**
- * The shim's loop for session.compact, done by hand with a clock around each piece, to say what
- * the wasm preparation spends its time on. Inside `start`/`resume` the glue also encodes the
- * argument to UTF-8 and decodes the answer; those are estimated apart with TextEncoder/TextDecoder
- * on strings of the same size.
- */
-function profileOnce(e) {
-  glue.init('{}')
-  const t = {}
-  const lap = (k, f) => {
-    const t0 = performance.now()
-    const v = f()
-    t[k] = (t[k] ?? 0) + performance.now() - t0
-    return v
-  }
-  const json = lap('JSON.stringify(e)', () => JSON.stringify(e))
-  let out = lap('start: encode, parse the event', () => glue.start('session.compact', json))
-  const buf = new Uint8Array(json.length * 3)
-  lap('  of which UTF-8 encode (estimate: encodeInto alone)', () => new TextEncoder().encodeInto(json, buf))
-  let step = lap('JSON.parse(each step)', () => JSON.parse(out))
-  const answer = (call) => {
-    switch (call.op) {
-      case 'env':
-        return call.name === 'HOME' ? { ok: HOME } : {}
-      case 'sessionId':
-        return { ok: SESSION_ID }
-      case 'now':
-        return { ok: NOW }
-      case 'exists':
-        return { ok: false }
-      case 'list':
-        return { ok: [] }
-      default:
-        return { ok: null }
-    }
-  }
-  let historyStep = ''
-  while (step.calls && !step.calls.some((c) => c.op === 'next')) {
-    const answers = lap('JSON.stringify(answers)', () => JSON.stringify(step.calls.map(answer)))
-    const t0 = performance.now()
-    out = glue.resume(step.id, answers)
-    const t1 = performance.now()
-    step = JSON.parse(out)
-    const t2 = performance.now()
-    // Each resume is named by what it asks for next: the one asking for the writes made them.
-    const ops = (step.calls ?? []).map((c) => c.op)
-    const first = ops.includes('write') && !historyStep
-    const k = `resume → ${[...new Set(ops)].join(',') || 'done'}${first ? ' (serialises the history into the step)' : ''}`
-    if (first) historyStep = out
-    // A core that keeps long texts out of the step (`textRef`, taken one by one) pays the decode here.
-    for (const c of step.calls ?? []) {
-      if (typeof c.textRef === 'number' && typeof glue.takeText === 'function') lap('takeText (UTF-8 decode of the history)', () => glue.takeText(c.textRef))
-    }
-    t[k] = (t[k] ?? 0) + t1 - t0
-    t[first ? 'JSON.parse(the step with the history)' : 'JSON.parse(each step)'] =
-      (t[first ? 'JSON.parse(the step with the history)' : 'JSON.parse(each step)'] ?? 0) + t2 - t1
-  }
-  if (step.calls) glue.cancel(step.id)
-  if (historyStep) {
-    const bytes = new TextEncoder().encode(historyStep)
-    lap('  UTF-8 decode of the history step, inside the resume (estimate)', () => new TextDecoder().decode(bytes))
-  }
-  return t
-}
-
 // ---- compile + instantiate, cold ----
 
 function coldCompile(runs) {
@@ -398,6 +376,7 @@ async function main() {
     // Both sides write the same history (one part: the same text), and the texts the baselines use.
     const history = (writes) => writes.filter(([path]) => path.endsWith('.md'))
     const check = await compaction(registerShim, e, true)
+    check.total = check.prepare + check.during + check.after
     const parts = history(check.writes).length
     const wasmWritten = history(check.writes).reduce((n, [, len]) => n + len, 0)
     let refWritten = null
@@ -415,23 +394,29 @@ async function main() {
     const result = compactResult(e)
     const keptTexts = [...result.messages.map((m) => m.text), ...check.blocks]
 
+    // The pretend summarizer answers well after the work done meanwhile (a real one takes seconds).
+    const summarizerMs = Math.max(20, Math.ceil(3 * check.total))
     const side = (register, options) => async () => {
-      const r = await compaction(register, e, false, options)
-      return { prepare: r.prepare, after: r.after }
+      const r = await compaction(register, e, false, options, summarizerMs)
+      return { prepare: r.prepare, during: r.during, after: r.after }
     }
     const hookSides = { wasm: side(registerShim), wasmNoRedact: side(registerShim, { redactSecrets: false }) }
     if (ref) hookSides.ref = side(ref.register)
     const measured = await measure(hookSides, reps, warm)
     const hooks = { wasm: measured.wasm, ref: measured.ref }
-    const redactCost = medianDifference(measured.raw.wasm.prepare, measured.raw.wasmNoRedact.prepare)
+    const redactCost = medianDifference(measured.raw.wasm.during, measured.raw.wasmNoRedact.during)
+    glue.benchHold(JSON.stringify(e.messages))
+    const keptJson = JSON.stringify(keptTexts)
     const js = await measure(
       {
         redact: timed(() => redactJs(historyText)),
         audit: timed(() => auditJs(e.messages, keptTexts)),
+        wasmAudit: timed(() => glue.benchAudit(keptJson)),
       },
       reps,
       warm,
     )
+    glue.benchHold('[]')
     const lib = await measure(
       {
         wasmSelect: timed(() => glue.selectVerbatim(e.messages, VERBATIM_TOKENS)),
@@ -454,8 +439,10 @@ async function main() {
     line('selectVerbatim', lib.wasmSelect.ms, lib.refSelect?.ms)
     line('renderHistory', lib.wasmRender.ms, lib.refRender?.ms)
     line('prepare (to next)', hooks.wasm.prepare, hooks.ref?.prepare)
-    line('after next + append', hooks.wasm.after, hooks.ref?.after)
-    passRows(hooks, redactCost, { redact: js.redact.ms, audit: js.audit.ms }, (step, w, j) => {
+    line('while summarizing', hooks.wasm.during, hooks.ref?.during)
+    line('after its answer + append', hooks.wasm.after, hooks.ref?.after)
+    line('all three (CPU)', hooks.wasm.prepare + hooks.wasm.during + hooks.wasm.after, hooks.ref ? hooks.ref.prepare + hooks.ref.during + hooks.ref.after : undefined)
+    passRows(redactCost, js.wasmAudit.ms, { redact: js.redact.ms, audit: js.audit.ms }, (step, w, j) => {
       // A difference at or under zero: the pass is lost in the noise of the whole preparation.
       rows.push([String(size), step, w > 0 ? fmt(w) : '~0', fmt(j), w > 0 ? ratio(w, j) : '-'])
       sized[step] = { wasm: w, js: j }
@@ -495,15 +482,6 @@ async function main() {
   if (c.error) console.log(`cold compile: failed: ${c.error}`)
   else console.log(`cold, fresh process (median of ${args.compileRuns}): compile ${fmt(c.compile)} ms, instantiate + start ${fmt(c.instantiate)} ms, first call ${fmt(c.firstCall)} ms (glue import ${fmt(c.glueImport)} ms)`)
 
-  // The resume that renders and redacts the history is the one before the writes are asked for
-  // (currently the one answering `exists`, the check that a history file is not overwritten).
-  if (args.profile && last) {
-    for (let i = 0; i < 2; i++) profileOnce(last)
-    const runs = Array.from({ length: 5 }, () => (collect(), profileOnce(last)))
-    console.log(`\nwasm preparation, ${args.sizes[args.sizes.length - 1]} messages, phase by phase (median of 5, ms):`)
-    for (const k of Object.keys(runs[0])) console.log(`  ${fmt(median(runs.map((r) => r[k] ?? 0))).padStart(8)}  ${k}`)
-    report.profile = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k] ?? 0))]))
-  }
   report.loadAfter = loadavg().map((x) => +x.toFixed(2))
   console.log(`load average after: ${report.loadAfter.join(' ')}`)
   if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + '\n')

@@ -2,7 +2,7 @@
 // performs the `$` calls it asks for and hands the answers back (see src/host.rs).
 // Every path fails open: on any error the engine's own behaviour runs unchanged.
 
-import { initSync, __wbg_reset_state, init, start, startPacked, resume, cancel, takeText } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
@@ -52,11 +52,17 @@ function downEvent(e, call) {
   return down
 }
 
-// A session.compact event as the core reads it, its texts beside the JSON as
-// UTF-8: JSON.stringify and the core's parser would otherwise each walk every
-// character of every text (and escape or unescape it) on the way.
-const encoder = new TextEncoder()
-function packed(e) {
+// A session.compact event starts the core with each message's role and handle
+// alone: the person's texts for the verbatim block come by `texts`, the rest
+// (every text, tool inputs) by `pack` once `next` has started, so the summary
+// request does not wait for the history. `pack` numbers the texts in a skeleton
+// of the event and hands them over as UTF-8 beside it: no escaping either way.
+function roles(e) {
+  const slim = (m) => (m && typeof m === 'object' && !Array.isArray(m) ? { role: m.role, handle: m.handle } : m)
+  return JSON.stringify({ ...e, messages: e.messages.map(slim), textsDeferred: true })
+}
+
+function skeleton(e) {
   const texts = []
   const text = (s) => (typeof s === 'string' ? texts.push(s) - 1 : null)
   const use = (u) => (u && typeof u === 'object' ? { tool: u.tool, input: u.input, text: text(u.text), isError: u.isError } : u)
@@ -70,7 +76,12 @@ function packed(e) {
           toolResults: typeof m.toolResults?.length === 'number' ? m.toolResults.length : undefined,
         }
       : m
-  const event = { ...e, messages: e.messages.map(message) }
+  return [{ ...e, messages: e.messages.map(message) }, texts]
+}
+
+const encoder = new TextEncoder()
+function pack(e) {
+  const [event, texts] = skeleton(e)
   let size = 0
   for (const s of texts) size += s.length
   let bytes = new Uint8Array(size + (size >> 3) + 1024)
@@ -87,20 +98,20 @@ function packed(e) {
     lens[i] = written
     at += written
   }
-  return [JSON.stringify({ lens, event }), bytes.subarray(0, at)]
+  return [{ lens, event }, bytes.subarray(0, at)]
 }
 
+// The core's first step on an event, and the event whose texts it may ask for
+// later (session.compact's; null for the others, which go across whole).
 function begin(hook, e) {
-  if (hook === 'session.compact' && e && Array.isArray(e.messages)) {
-    const [json, bytes] = packed(e)
-    return startPacked(hook, json, bytes)
-  }
-  return start(hook, JSON.stringify(e ?? {}))
+  if (hook === 'session.compact' && e && Array.isArray(e.messages)) return [guarded(() => start(hook, roles(e))), e]
+  return [guarded(() => start(hook, JSON.stringify(e ?? {}))), null]
 }
 
 // Runs one hook of the core to its end. `perform` does one `$` call.
 async function drive(hook, e, next, perform, log) {
   let called = false
+  let started = null // a `next` started by `startNext`
   let result
   let rejected = null
   let id = 0
@@ -108,11 +119,40 @@ async function drive(hook, e, next, perform, log) {
     const module = await compiled
     if (!module) return next(e)
     ready(module)
-    let step = guarded(() => begin(hook, e))
+    let [step, seen] = begin(hook, e)
     while (step.calls) {
       id = step.id
+      let packed = null
       const answers = await Promise.all(
         step.calls.map(async (call) => {
+          if (call.op === 'texts' || call.op === 'pack') {
+            if (!seen) return { err: 'no texts were left out' }
+            try {
+              if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
+              const [skeleton, bytes] = pack(seen)
+              packed = bytes
+              return { ok: skeleton }
+            } catch (err) {
+              return { err: text(err) }
+            }
+          }
+          if (call.op === 'startNext') {
+            if (called || !next) return { err: 'next is not available here' }
+            called = true
+            started = new Promise((resolve) => resolve(next(downEvent(e, call)))).then(
+              (r) => (result = r),
+              (err) => {
+                rejected = { err }
+                throw err
+              },
+            )
+            started.catch(() => {}) // awaited by nextResult, or at the end
+            return { ok: null }
+          }
+          if (call.op === 'nextResult') {
+            if (!started) return { err: 'no next was started' }
+            return { ok: await started }
+          }
           if (call.op === 'next') {
             if (called || !next) return { err: 'next is not available here' }
             called = true
@@ -131,8 +171,9 @@ async function drive(hook, e, next, perform, log) {
           }
         }),
       )
-      step = guarded(() => resume(id, JSON.stringify(answers)))
+      step = guarded(() => (packed ? resumePacked(id, JSON.stringify(answers), packed) : resume(id, JSON.stringify(answers))))
     }
+    if (started) await started
     if (step.done) {
       const done = step.done
       if (done.spawn) job(done.spawn, perform, log)
@@ -156,6 +197,7 @@ async function drive(hook, e, next, perform, log) {
     }
     log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
   }
+  if (started) return started // its result, or its rejection passed up
   return called || !next ? result : next(e)
 }
 

@@ -61,6 +61,31 @@ fn messages_of(v: &JsValue) -> Messages {
     message::parse_messages(&messages_json(v))
 }
 
+/// The messages as far as the verbatim block reads them: each one's `role` and
+/// `handle`, and `text` for user rows only, taken property by property as the
+/// reference reads them. The rest of a 24 MB session never crosses.
+fn person_rows_of(v: &JsValue) -> Messages {
+    if !js_sys::Array::is_array(v) {
+        return Vec::new();
+    }
+    let get = |o: &JsValue, key: &str| js_sys::Reflect::get(o, &JsValue::from_str(key));
+    let slim = |m: JsValue| -> Result<JsValue, JsValue> {
+        if !m.is_object() || js_sys::Array::is_array(&m) || m.is_function() {
+            return Ok(m);
+        }
+        let out = js_sys::Object::new();
+        let role = get(&m, "role")?;
+        js_sys::Reflect::set(&out, &"role".into(), &role)?;
+        js_sys::Reflect::set(&out, &"handle".into(), &get(&m, "handle")?)?;
+        if role.as_string().as_deref() == Some("user") {
+            js_sys::Reflect::set(&out, &"text".into(), &get(&m, "text")?)?;
+        }
+        Ok(out.into())
+    };
+    let rows: js_sys::Array = js_sys::Array::from(v).iter().map(|m| slim(m).unwrap_or(JsValue::NULL)).collect();
+    message::parse_messages(&messages_json(&rows))
+}
+
 fn to_js(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
@@ -79,13 +104,13 @@ pub fn person_text(text: JsValue) -> String {
 
 #[wasm_bindgen(js_name = carriedMessages)]
 pub fn carried_messages(messages: JsValue) -> JsValue {
-    let carried = verbatim::carried_messages(&messages_of(&messages));
+    let carried = verbatim::carried_messages(&person_rows_of(&messages));
     to_js(&serde_json::to_string(&carried).unwrap_or_else(|_| "[]".into()))
 }
 
 #[wasm_bindgen(js_name = selectVerbatim)]
 pub fn select_verbatim(messages: JsValue, budget_tokens: JsValue) -> JsValue {
-    let chosen = verbatim::select(&messages_of(&messages), js_number(&budget_tokens));
+    let chosen = verbatim::select(&person_rows_of(&messages), js_number(&budget_tokens));
     to_js(&serde_json::to_string(&chosen).unwrap_or_else(|_| "[]".into()))
 }
 
@@ -217,17 +242,7 @@ pub fn start_packed(hook: &str, packed_json: &str, texts: &[u8]) -> String {
         event: &'a serde_json::value::RawValue,
     }
     let Ok(packed) = serde_json::from_str::<Packed>(packed_json) else { return start(hook, "{}") };
-    let mut at: usize = 0;
-    let list: Vec<String> = packed
-        .lens
-        .iter()
-        .map(|len| {
-            let end = at.saturating_add(*len);
-            let bytes = texts.get(at..end).unwrap_or_default();
-            at = end;
-            String::from_utf8_lossy(bytes).into_owned()
-        })
-        .collect();
+    let list = message::unpack(&packed.lens, texts);
     message::with_packed(list, || CORE.with(|c| c.borrow_mut().start(hook, packed.event.get())))
 }
 
@@ -235,6 +250,17 @@ pub fn start_packed(hook: &str, packed_json: &str, texts: &[u8]) -> String {
 #[wasm_bindgen]
 pub fn resume(id: u32, answers_json: &str) -> String {
     CORE.with(|c| c.borrow_mut().resume(id, answers_json))
+}
+
+/// `resume` for the answers to a `pack` call: the texts come as UTF-8 `texts`,
+/// their byte lengths in the answer (see `Call::Pack`).
+#[wasm_bindgen(js_name = resumePacked)]
+pub fn resume_packed(id: u32, answers_json: &str, texts: Vec<u8>) -> String {
+    #[cfg(feature = "trap")]
+    if texts.windows(23).any(|w| w == b"COMPACT_PLUS_FORCE_TRAP") {
+        panic!("compact-plus: forced trap (test build)");
+    }
+    CORE.with(|c| c.borrow_mut().resume_packed(id, answers_json, texts))
 }
 
 /// The text of a `write` call that names it by `textRef` (see `start`).
@@ -246,4 +272,29 @@ pub fn take_text(text_ref: u32) -> String {
 #[wasm_bindgen]
 pub fn cancel(id: u32) {
     CORE.with(|c| c.borrow_mut().cancel(id));
+}
+
+// ---- the benchmark's handles on one pass (bench/run.mjs) ----
+
+thread_local! {
+    static HELD: std::cell::RefCell<Messages> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps a session's messages (JSON) in the module, so `benchAudit` times the
+/// audit alone. Not used by the shim.
+#[wasm_bindgen(js_name = benchHold)]
+pub fn bench_hold(messages_json: &str) -> usize {
+    let messages = message::parse_messages(messages_json);
+    let n = messages.len();
+    HELD.with(|h| *h.borrow_mut() = messages);
+    n
+}
+
+/// The coverage audit of the held messages against the kept texts (a JSON list
+/// of strings), as session.compact runs it: the length of its block, 0 for none.
+#[wasm_bindgen(js_name = benchAudit)]
+pub fn bench_audit(kept_json: &str) -> usize {
+    let kept: Vec<String> = serde_json::from_str(kept_json).unwrap_or_default();
+    let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
+    HELD.with(|h| crate::audit::audit(&h.borrow(), &kept).map_or(0, |b| b.len()))
 }

@@ -107,11 +107,21 @@ pub struct State {
     pub compactions: u64,
     /// A turn-end `/compact` queued in a headless host, with `compactions` then.
     pub queued: Option<u64>,
+    /// The UTF-8 texts that came with the last `pack` answer (`resume_packed`).
+    pub inbox: Option<Vec<u8>>,
 }
 
 impl Default for State {
     fn default() -> Self {
-        State { pending: None, turn_end_armed: true, threshold: None, pruned: false, compactions: 0, queued: None }
+        State {
+            pending: None,
+            turn_end_armed: true,
+            threshold: None,
+            pruned: false,
+            compactions: 0,
+            queued: None,
+            inbox: None,
+        }
     }
 }
 
@@ -254,6 +264,19 @@ struct CompactEvent {
     #[serde(deserialize_with = "message::lenient_string")]
     instructions: Option<String>,
     messages: ListOrNot<Message>,
+    /// The shim sent each message's role and handle alone, to hand the rest over
+    /// once `next` has started: the texts the verbatim block needs by
+    /// `Call::Texts`, the whole event by `Call::Pack`.
+    #[serde(rename = "textsDeferred")]
+    texts_deferred: JsVal,
+}
+
+/// The answer to `Call::Pack`: the event with its texts numbered, as in
+/// `startPacked`; the texts come beside it (`Core::resume_packed`).
+#[derive(Deserialize)]
+struct Packed {
+    lens: Vec<usize>,
+    event: Box<RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -266,15 +289,21 @@ struct CompactResult {
     tokens_after: Option<Box<RawValue>>,
 }
 
+/// What session.compact prepared before `next`, and wrote while it ran.
 struct Prep {
     dir: Option<String>,
     /// The first history part that was written.
     file: Option<String>,
     parts: usize,
     verbatim: Vec<verbatim::Entry>,
+    /// The conversation's identifiers, collected while the summarizer works.
+    mentions: Option<audit::Mentions>,
 }
 
-async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Prep, String> {
+/// Before `next`: the history folder and the verbatim block, which the handoff
+/// instructions name. Only the person's own messages are read here; everything
+/// else waits until the summarizer is at work (`write_history`).
+async fn prepare(host: &Host, session: &Session, e: &mut CompactEvent) -> Prep {
     // No readable home costs the history alone, not the verbatim block or handoff.
     let dir = match history_dir(host).await {
         Ok(dir) => dir,
@@ -283,39 +312,85 @@ async fn prepare(host: &Host, session: &Session, e: &CompactEvent) -> Result<Pre
             None
         }
     };
-    let messages = &e.messages.0;
-    let verbatim = verbatim::select_marked(messages, session.options.verbatim_tokens);
-    let mut file = None;
-    let mut parts = 0;
-    if let Some(dir) = &dir {
-        let now = now(host).await?;
-        let trigger = e.trigger.to_js_string();
-        let at = stamp::iso(now).ok_or("the clock answered no time")?;
-        let stamp = stamp::stamp(now).unwrap_or_default();
-        let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
-        let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
-        let mut n = 1;
-        while n < MAX_SAME_SECOND {
-            let first = history::part_file(dir, &stamp, &meta.trigger, n, 1);
-            match host::value::<bool>(&host.call(Call::Exists { path: first }).await) {
-                Ok(true) => n += 1,
-                _ => break,
-            }
-        }
-        let names: Vec<String> =
-            (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
-        let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
-        // A failed write (over the limit, a full disk) costs that part alone.
-        let results = host.ask(writes).await;
-        for (name, result) in names.iter().zip(&results) {
-            if let Err(err) = result {
-                debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
-            }
-        }
-        file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
-        parts = names.len();
+    if e.texts_deferred.truthy() {
+        fill_person_texts(host, &mut e.messages.0).await;
     }
-    Ok(Prep { dir, file, parts, verbatim })
+    let verbatim = verbatim::select_marked(&e.messages.0, session.options.verbatim_tokens);
+    Prep { dir, file: None, parts: 0, verbatim, mentions: None }
+}
+
+/// The texts of the user rows, where the verbatim block comes from. A failed
+/// answer leaves them empty: no verbatim block, nothing else lost.
+async fn fill_person_texts(host: &Host, messages: &mut Messages) {
+    let wanted: Vec<usize> =
+        messages.iter().enumerate().filter(|(_, m)| m.as_ref().is_some_and(Message::is_user)).map(|(i, _)| i).collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let texts: Vec<Option<String>> =
+        host::value(&host.call(Call::Texts { messages: wanted.clone() }).await).unwrap_or_default();
+    for (i, text) in wanted.into_iter().zip(texts) {
+        if let Some(m) = messages.get_mut(i).and_then(Option::as_mut) {
+            m.text = text;
+        }
+    }
+}
+
+/// All the event's texts, when the shim deferred them; the event as it was if
+/// they do not come.
+async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
+    if !e.texts_deferred.truthy() {
+        return Ok(());
+    }
+    let answer = host.call(Call::Pack).await;
+    let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
+    let packed: Packed = host::value(&answer)?;
+    let texts = message::unpack(&packed.lens, &bytes);
+    drop(bytes);
+    let full: CompactEvent = message::with_packed(texts, || parse_event(packed.event.get()));
+    e.messages = full.messages;
+    e.texts_deferred = JsVal::Undefined;
+    Ok(())
+}
+
+/// While the summarizer works: the history file, and the identifiers the audit
+/// will look for in the summary.
+async fn write_history(host: &Host, session: &Session, e: &mut CompactEvent, prep: &mut Prep) -> Result<(), String> {
+    let Some(dir) = &prep.dir else { return Ok(()) };
+    let now = now(host).await?;
+    let trigger = e.trigger.to_js_string();
+    let at = stamp::iso(now).ok_or("the clock answered no time")?;
+    let stamp = stamp::stamp(now).unwrap_or_default();
+    let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
+    // These round trips come first: the file system's answer gives the engine
+    // its turns to send the summary request before the long work below.
+    let mut n = 1;
+    while n < MAX_SAME_SECOND {
+        let first = history::part_file(dir, &stamp, &meta.trigger, n, 1);
+        match host::value::<bool>(&host.call(Call::Exists { path: first }).await) {
+            Ok(true) => n += 1,
+            _ => break,
+        }
+    }
+    unpack_event(host, session, e).await?;
+    let messages = &e.messages.0;
+    let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+    let names: Vec<String> =
+        (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
+    let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
+    // A failed write (over the limit, a full disk) costs that part alone.
+    let results = host.ask(writes).await;
+    for (name, result) in names.iter().zip(&results) {
+        if let Err(err) = result {
+            debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
+        }
+    }
+    prep.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
+    prep.parts = names.len();
+    if prep.file.is_some() {
+        prep.mentions = Some(audit::collect(messages));
+    }
+    Ok(())
 }
 
 /// Deletes this mod's history folders for sessions that last compacted over the
@@ -377,12 +452,20 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         }
     }
 
-    let prep = prepare(&host, &session, &e).await.ok();
-    let instructions = prep.as_ref().map(|p| {
-        let first = p.verbatim.first().map(|v| v.text.as_str());
-        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(first, p.file.is_some()))
-    });
-    let answer = host.call(Call::Next { instructions, append: None }).await;
+    let mut e = e;
+    let mut prep = prepare(&host, &session, &mut e).await;
+    // "Saved" is a promise made before the history is written: a write that
+    // then fails costs the pointer, and the summary says nothing it could miss.
+    let first = prep.verbatim.first().map(|v| v.text.as_str());
+    let instructions =
+        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
+    if host.call(Call::StartNext { instructions: Some(instructions) }).await.is_err() {
+        return Done::next();
+    }
+    if let Err(err) = write_history(&host, &session, &mut e, &mut prep).await {
+        debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
+    }
+    let answer = host.call(Call::NextResult).await;
     // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
     let Ok(result) = host::value::<CompactResult>(&answer) else { return Done::next() };
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::next() };
@@ -393,7 +476,6 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         state.turn_end_armed = true;
         state.compactions += 1;
     }
-    let Some(prep) = prep else { return Done::next() };
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(prep.verbatim, &kept);
     // The engine may keep the newest prompt itself after the summary: then that,
@@ -409,7 +491,8 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(blocks.iter().map(String::as_str));
-        if let Some(audit) = audit::audit(&e.messages.0, &kept_texts) {
+        let dropped = prep.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
+        if let Some(audit) = audit::render(&dropped) {
             pointer = format!("{pointer}\n\n{}", session.clean(&audit));
         }
         blocks.push(pointer);
@@ -751,7 +834,7 @@ impl Core {
         let s = self.session.clone();
         Some(match hook {
             "session.compact" => {
-                let e = parse_event(event);
+                let e: CompactEvent = parse_event(event);
                 Machine::new(move |h| session_compact(h, s, e))
             }
             "session.append" => {
@@ -797,6 +880,14 @@ impl Core {
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
+    }
+
+    /// `resume`, with the UTF-8 texts a `pack` call answers beside its JSON.
+    pub fn resume_packed(&mut self, id: u32, answers: &str, texts: Vec<u8>) -> String {
+        self.session.state.borrow_mut().inbox = Some(texts);
+        let out = self.resume(id, answers);
+        self.session.state.borrow_mut().inbox = None;
+        out
     }
 
     /// The text of a `write` call's `textRef`, once; `""` for any other number.

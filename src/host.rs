@@ -57,6 +57,22 @@ pub enum Call {
         #[serde(skip_serializing_if = "Option::is_none")]
         append: Option<Vec<String>>,
     },
+    /// The hook's `next`, started but not awaited: the shim answers once the
+    /// engine has had a turn to send the summary request, so the core works
+    /// while the summarizer does. [`Call::NextResult`] waits for its result.
+    StartNext {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<String>,
+    },
+    /// The result of the `next` that [`Call::StartNext`] started.
+    NextResult,
+    /// The `text` of these messages of the event (`null` for a non-string), for
+    /// an event sent without them (`textsDeferred`).
+    Texts { messages: Vec<usize> },
+    /// The whole of such an event: the answer is `{lens, event}` with each text
+    /// numbered in `event` and its UTF-8 byte length in `lens`; the texts come
+    /// beside the answer (`resumePacked`).
+    Pack,
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
     /// `$.session.compact()`.
@@ -248,5 +264,10 @@ mod tests {
         let j = serde_json::to_string(&Call::Stat { path: "/a".into(), resolve: false }).unwrap();
         assert_eq!(j, r#"{"op":"stat","path":"/a"}"#);
         assert_eq!(serde_json::to_string(&Call::Now).unwrap(), r#"{"op":"now"}"#);
+        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()) }).unwrap();
+        assert_eq!(j, r#"{"op":"startNext","instructions":"x"}"#);
+        assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
+        assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
+        assert_eq!(serde_json::to_string(&Call::Pack).unwrap(), r#"{"op":"pack"}"#);
     }
 }

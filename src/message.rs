@@ -271,6 +271,20 @@ pub fn with_packed<T>(texts: Vec<String>, read: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Cuts packed texts (UTF-8, one after the other) at their byte lengths. A
+/// length past the end gives what is left; invalid UTF-8 becomes U+FFFD.
+pub fn unpack(lens: &[usize], bytes: &[u8]) -> Vec<String> {
+    let mut at: usize = 0;
+    lens.iter()
+        .map(|len| {
+            let end = at.saturating_add(*len).min(bytes.len());
+            let piece = bytes.get(at.min(end)..end).unwrap_or_default();
+            at = end;
+            String::from_utf8_lossy(piece).into_owned()
+        })
+        .collect()
+}
+
 /// A message's or a tool's text: a string, or in a packed event the number of a
 /// text sent beside the JSON (moved out, not copied).
 fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {

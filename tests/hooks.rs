@@ -355,12 +355,96 @@ fn down_event(e: &Value, call: &Value) -> Value {
     down
 }
 
+/// A session.compact event as the shim starts the core on it (`roles` in
+/// js/compact-plus.js): each message's role and handle alone.
+fn roles(e: &Value) -> Option<Value> {
+    let messages = e.get("messages")?.as_array()?;
+    let slim: Vec<Value> = messages
+        .iter()
+        .map(|m| match m.as_object() {
+            Some(o) => {
+                let mut out = serde_json::Map::new();
+                for k in ["role", "handle"] {
+                    if let Some(v) = o.get(k) {
+                        out.insert(k.to_owned(), v.clone());
+                    }
+                }
+                Value::Object(out)
+            }
+            None => m.clone(),
+        })
+        .collect();
+    let mut event = e.clone();
+    event["messages"] = Value::Array(slim);
+    event["textsDeferred"] = json!(true);
+    Some(event)
+}
+
+/// The event as the shim packs it (`skeleton`): the texts numbered in place,
+/// and listed apart.
+fn skeleton(e: &Value) -> Option<(Value, Vec<String>)> {
+    let messages = e.get("messages")?.as_array()?;
+    let mut texts = Vec::new();
+    let mut text = |v: &Value| match v.as_str() {
+        Some(s) => {
+            texts.push(s.to_owned());
+            json!(texts.len() - 1)
+        }
+        None => Value::Null,
+    };
+    let mut slim = Vec::new();
+    for m in messages {
+        let Some(o) = m.as_object().filter(|_| !m.is_array()) else {
+            slim.push(m.clone());
+            continue;
+        };
+        let mut out = serde_json::Map::new();
+        let mut put = |k: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                out.insert(k.to_owned(), v);
+            }
+        };
+        put("role", o.get("role").cloned());
+        put("text", Some(text(o.get("text").unwrap_or(&Value::Null))));
+        put("handle", o.get("handle").cloned());
+        let uses = match o.get("toolUses") {
+            Some(Value::Array(uses)) => Some(Value::Array(
+                uses.iter()
+                    .map(|u| match u.as_object() {
+                        Some(u) => {
+                            let mut one = serde_json::Map::new();
+                            for k in ["tool", "input", "isError"] {
+                                if let Some(v) = u.get(k) {
+                                    one.insert(k.to_owned(), v.clone());
+                                }
+                            }
+                            one.insert("text".into(), text(u.get("text").unwrap_or(&Value::Null)));
+                            Value::Object(one)
+                        }
+                        None => u.clone(),
+                    })
+                    .collect(),
+            )),
+            other => other.cloned(),
+        };
+        put("toolUses", uses);
+        put("toolResults", o.get("toolResults").and_then(|r| r.as_array()).map(|r| json!(r.len())));
+        slim.push(Value::Object(out));
+    }
+    let mut event = e.clone();
+    event["messages"] = Value::Array(slim);
+    Some((event, texts))
+}
+
 /// One loaded module (the core) and the host around it.
 struct Harness {
     core: Core,
     fake: Fake,
     /// A compaction the engine runs while a turn-end job waits on `after`.
     during_after: Option<Value>,
+    /// Start session.compact on the whole event, as a host without the shim's
+    /// deferral would (the core handles both).
+    whole_events: bool,
 }
 
 impl Harness {
@@ -369,6 +453,7 @@ impl Harness {
             core: Core::new(Options::default()),
             fake: Fake::new(),
             during_after: None,
+            whole_events: false,
         }
     }
 
@@ -377,6 +462,7 @@ impl Harness {
             core: Core::new(options),
             fake: Fake::new(),
             during_after: None,
+            whole_events: false,
         }
     }
 
@@ -409,15 +495,75 @@ impl Harness {
     ) -> Result<Value, String> {
         let mut called = false;
         let mut result = Value::Null;
-        let mut step: Value = serde_json::from_str(&self.core.start(hook, &e.to_string()))
-            .expect("start answers JSON");
+        let deferred = if hook == "session.compact" && !self.whole_events { roles(e) } else { None };
+        let first = match &deferred {
+            Some(event) => self.core.start(hook, &event.to_string()),
+            None => self.core.start(hook, &e.to_string()),
+        };
+        let mut step: Value = serde_json::from_str(&first).expect("start answers JSON");
+        // A `next` started by `startNext`, its result taken by `nextResult`.
+        let mut started: Option<Result<Value, String>> = None;
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
             let id = step["id"].as_u64().expect("an id with calls") as u32;
             let mut answers = Vec::new();
+            let mut packed: Option<Vec<u8>> = None;
             for mut call in calls {
                 // As the shim does: a long write text waits in the core's outbox.
                 if let Some(k) = call.get("textRef").and_then(Value::as_u64) {
                     call["text"] = json!(self.core.take_text(k as usize));
+                }
+                if call["op"] == "texts" || call["op"] == "pack" {
+                    self.fake.record(hook, call.clone());
+                    if deferred.is_none() {
+                        answers.push(json!({"err": "no texts were left out"}));
+                        continue;
+                    }
+                    if let Some(msg) = self.fake.injected(hook, &call) {
+                        answers.push(json!({ "err": msg }));
+                    } else if call["op"] == "pack" {
+                        let (event, texts) = skeleton(e).expect("a list of messages");
+                        let mut bytes = Vec::new();
+                        let lens: Vec<usize> = texts.iter().map(|t| { bytes.extend_from_slice(t.as_bytes()); t.len() }).collect();
+                        packed = Some(bytes);
+                        answers.push(json!({ "ok": {"lens": lens, "event": event} }));
+                    } else {
+                        let wanted = call["messages"].as_array().cloned().unwrap_or_default();
+                        let got: Vec<Value> = wanted
+                            .iter()
+                            .map(|i| e["messages"][i.as_u64().unwrap_or(u64::MAX) as usize]["text"].clone())
+                            .map(|t| if t.is_string() { t } else { Value::Null })
+                            .collect();
+                        answers.push(json!({ "ok": got }));
+                    }
+                    continue;
+                }
+                if call["op"] == "startNext" {
+                    if called || !has_next {
+                        answers.push(json!({"err": "next is not available here"}));
+                        continue;
+                    }
+                    called = true;
+                    let down = down_event(e, &call);
+                    self.fake.record(hook, json!({"op": "next", "by": "core", "down": down}));
+                    started = Some(self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)));
+                    answers.push(json!({}));
+                    continue;
+                }
+                if call["op"] == "nextResult" {
+                    self.fake.record(hook, json!({"op": "nextResult"}));
+                    match started.clone() {
+                        None => answers.push(json!({"err": "no next was started"})),
+                        Some(Ok(v)) => {
+                            result = v.clone();
+                            answers.push(json!({ "ok": v }));
+                        }
+                        Some(Err(err)) => {
+                            self.core.cancel(id);
+                            self.fake.record(hook, json!({"op": "cancel", "id": id}));
+                            return Err(err);
+                        }
+                    }
+                    continue;
                 }
                 if call["op"] == "next" {
                     if called || !has_next {
@@ -456,8 +602,16 @@ impl Harness {
                     Err(err) => json!({ "err": err }),
                 });
             }
-            step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string()))
-                .expect("resume answers JSON");
+            let answers = Value::Array(answers).to_string();
+            let out = match packed {
+                Some(bytes) => self.core.resume_packed(id, &answers, bytes),
+                None => self.core.resume(id, &answers),
+            };
+            step = serde_json::from_str(&out).expect("resume answers JSON");
+        }
+        // The shim never leaves a started `next` behind: its result is the hook's.
+        if let (Some(r), Value::Null) = (&started, &result) {
+            result = r.clone()?;
         }
         if let Some(done) = step.get("done") {
             if let Some(name) = done.get("spawn").and_then(Value::as_str) {
@@ -601,20 +755,28 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29 then ref:69-77: env, env, id; now, id, (is the name taken?), write; then next.
+    // ref:26-29: env, env, id; the person's texts for the verbatim block; then
+    // next starts, and ref:69-77 run while the summarizer works: now, id, (is
+    // the name taken?), all the texts, write; then next's result. (The reference
+    // writes before next; here the summary request is not kept waiting for it.)
     assert_eq!(
-        h.fake.ops("session.compact")[..8],
+        h.fake.ops("session.compact")[..11],
         [
             "env",
             "env",
             "sessionId",
+            "texts",
+            "next",
             "now",
             "sessionId",
             "exists",
+            "pack",
             "write",
-            "next"
+            "nextResult"
         ]
     );
+    // Only the user rows' texts are asked for before next.
+    assert_eq!(h.fake.calls("texts")[0]["messages"], json!([0, 2, 3]));
     let envs: Vec<_> = h
         .fake
         .calls("env")
@@ -727,6 +889,70 @@ fn userprofile_preferred_over_home_with_forward_slashes() {
 }
 
 #[test]
+fn deferred_texts_and_a_whole_event_come_out_the_same() {
+    // The shim hands session.compact its texts late (after next has started);
+    // a host that sends the whole event must get the very same compaction.
+    let mut e = compact_event("auto");
+    e["messages"][1]["toolUses"][0]["text"] = json!("out: /srv/app/main.rs:10 failed, see `deploy-key` 🙂");
+    e["messages"][3]["text"] = json!(null);
+    e["messages"].as_array_mut().unwrap().push(json!(null));
+    let run = |whole: bool| {
+        let mut h = Harness::new();
+        h.whole_events = whole;
+        h.compact(e.clone()).unwrap();
+        let nexts = h.nexts("session.compact");
+        (h.fake.files.clone(), h.pending(), nexts[0]["down"]["instructions"].clone(), h.fake.calls("texts").len())
+    };
+    let (files, pending, instructions, texts) = run(false);
+    let (whole_files, whole_pending, whole_instructions, whole_texts) = run(true);
+    assert_eq!((texts, whole_texts), (1, 0));
+    assert_eq!(files, whole_files);
+    assert_eq!(pending, whole_pending);
+    assert_eq!(instructions, whole_instructions);
+    assert!(files.values().any(|(t, _)| t.contains("see `deploy-key` 🙂")));
+}
+
+#[test]
+fn unanswered_texts_cost_the_verbatim_block_alone() {
+    let mut h = Harness::new();
+    h.fake.fail("texts", "", "texts: gone");
+    h.compact(compact_event("manual")).unwrap();
+    assert!(h.fake.text(&history_file("manual")).unwrap().contains("Also keep the old API"));
+    let pending = h.pending().unwrap();
+    assert_eq!(pending.len(), 1, "the pointer alone");
+    assert!(pending[0].starts_with(&handoff::pointer_v2(&history_file("manual"), &dir(), 1, true)));
+    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, None, true)));
+}
+
+#[test]
+fn unpacked_texts_cost_the_history_alone() {
+    let mut h = Harness::new();
+    h.fake.fail("pack", "", "pack: too big");
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    assert!(h.fake.text(&history_file("manual")).is_none());
+    let pending = h.pending().unwrap();
+    assert_eq!(pending.len(), 1, "verbatim kept, pointer gone");
+    verbatim_block(&pending[0], &[FIRST, "Also keep the old API"], &[]);
+    let debug: Vec<String> = h.fake.calls("debug").iter().map(|c| c["text"].as_str().unwrap().to_owned()).collect();
+    assert!(debug.iter().any(|d| d.contains("the history was not written: pack: too big")), "{debug:?}");
+    assert!(h.fake.log_lines()[0].ends_with("\"file\":null}"), "{:?}", h.fake.log_lines());
+}
+
+#[test]
+fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("the summarizer failed".into()));
+    assert_eq!(h.compact(compact_event("manual")), Err("the summarizer failed".into()));
+    // Written while the summarizer ran, as the reference wrote it before: the
+    // conversation is kept; nothing is logged as a compaction, nothing pending.
+    assert!(h.fake.text(&history_file("manual")).is_some());
+    assert!(h.fake.log_lines().is_empty());
+    assert_eq!(h.pending(), None);
+    assert_eq!(h.fake.ops("session.compact").last().map(String::as_str), Some("cancel"));
+}
+
+#[test]
 fn history_write_failure_costs_the_pointer_alone() {
     let mut h = Harness::new();
     h.fake.fail("write", ".md", "EFBIG: over 4 MiB");
@@ -743,10 +969,11 @@ fn history_write_failure_costs_the_pointer_alone() {
         "{}",
         lines[0]
     );
-    // The instructions still went down with the onward line.
+    // The instructions still went down with the onward line; "saved" was said
+    // before the write was tried (it runs while the summarizer works).
     assert_eq!(
         h.nexts("session.compact")[0]["down"]["instructions"],
-        json!(ours(None, Some(FIRST), false))
+        json!(ours(None, Some(FIRST), true))
     );
 }
 
@@ -1832,7 +2059,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let step: Value = serde_json::from_str(&h.core.resume(id, "not json")).unwrap();
     assert_eq!(step["calls"][0]["op"], json!("debug"));
     let step: Value = serde_json::from_str(&h.core.resume(id, "garbage")).unwrap();
-    assert_eq!(step["calls"][0]["op"], json!("next"));
+    assert_eq!(step["calls"][0]["op"], json!("startNext"));
     assert!(step["calls"][0]["instructions"]
         .as_str()
         .unwrap()
@@ -1996,11 +2223,12 @@ fn a_long_history_is_written_in_parts() {
         total += len;
     }
     assert!(total > 5_000_000, "nothing lost");
-    // All parts were asked for at once, before next.
+    // All parts were asked for at once, while the summarizer worked.
     let ops = h.fake.ops("session.compact");
     let w = ops.iter().position(|o| o == "write").unwrap();
+    assert!(ops[..w].contains(&"next".to_owned()));
     assert!(ops[w..w + n].iter().all(|o| o == "write"));
-    assert_eq!(ops[w + n], "next");
+    assert_eq!(ops[w + n], "nextResult");
     assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer_v2(&first, &dir(), n, true)));
 }
 
@@ -2225,7 +2453,10 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
                 if c["op"] == "write" && c["path"].as_str().unwrap().ends_with(".md") {
                     history = c["text"].as_str().map(str::to_owned);
                 }
-                if c["op"] == "next" {
+                if c["op"] == "startNext" {
+                    return json!({});
+                }
+                if c["op"] == "nextResult" {
                     return json!({"ok": {"messages": [{"role": "user", "text": "summary"}]}});
                 }
                 match h.fake.perform("session.compact", &c) {

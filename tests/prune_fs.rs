@@ -94,7 +94,8 @@ fn perform(call: &Value, home: &Path, removed: &mut Vec<String>) -> Value {
             let out = std::process::Command::new(&argv[0]).args(&argv[1..]).output().unwrap();
             json!({ "ok": { "exitCode": out.status.code() } })
         }
-        "next" => json!({ "ok": { "messages": [{ "role": "user", "text": "summary", "toolUses": [] }] } }),
+        "startNext" => json!({ "ok": null }),
+        "nextResult" => json!({ "ok": { "messages": [{ "role": "user", "text": "summary", "toolUses": [] }] } }),
         _ => json!({ "ok": null }),
     }
 }

@@ -415,14 +415,15 @@ const ROWS = [
       const trapped = debugLines(run, /compact-plus: session\.compact failed open: /);
       assert.equal(trapped.length, 1, `failed-open lines: ${trapped}`);
       assert.match(trapped[0], /unreachable/i, 'not a wasm trap');
-      // The first compaction: the engine's alone. The second: compact-plus on a rebuilt instance.
-      expectBlocks(obs, 0, { verbatim: null, pointer: false, handoff: false });
+      // The first compaction: the handoff went down (next starts before the texts cross), then the
+      // texts trapped the core: the engine's summary alone. The second: a rebuilt instance.
+      expectBlocks(obs, 0, { verbatim: null, pointer: false, handoff: true });
       expectBlocks(obs, 1, { verbatim: ['turn three: remember LIME-3003'], pointer: true });
       assert.equal(obs.md.length, 1);
       assert.ok(obs.md[0].text.includes('turn three') && !obs.md[0].text.includes(TRAP_MARKER));
       assert.deepEqual(obs.events, ['compact']);
       const short = debugLines(run, /compact-plus: \S+ stopped short/).length;
-      return `first compaction: the hook passes through ("${trapped[0].replace(/^.*failed open: /, '').slice(0, 48)}…"), the engine's summary alone; the instance is rebuilt and the second compaction has history, log, blocks and handoff${short ? ` (${short} hook${short > 1 ? 's' : ''} in flight on the old instance ended "stopped short", passing through)` : ''}`;
+      return `first compaction: the handoff went down, then the core trapped on the texts ("${trapped[0].replace(/^.*failed open: /, '').slice(0, 48)}…") and the engine's summary came through alone; the instance is rebuilt and the second compaction has history, log, blocks and handoff${short ? ` (${short} hook${short > 1 ? 's' : ''} in flight on the old instance ended "stopped short", passing through)` : ''}`;
     },
   },
 
@@ -454,7 +455,7 @@ const ROWS = [
       assert.equal(compacts[0].trigger, 'auto');
       const mdWrites = debugLines(run, /\$\.fs\.write \(compact-plus\): \S+\.md \(/).length;
       expectBlocks(obs, 0, { verbatim: ['turn one: remember KIWI', 'turn two: remember LIME'], pointer: true });
-      const early = mdWrites > 1 ? `; the failed attempt's history file was written before next (${mdWrites} history writes)` : '';
+      const early = mdWrites > 1 ? `; the failed attempt's history file was written while next ran (${mdWrites} history writes)` : '';
       return `the rejection passes up (host: "its next() rejected below it ... passes up"); no \`compact\` line for it; the engine's retry compacts with history, log and blocks${early}`;
     },
   },
