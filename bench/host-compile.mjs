@@ -23,9 +23,11 @@ const logLine = "const log = (line) => $.ui.log(line, { to: 'debug' })"
 if (!shim.includes(compile) || !ready.test(shim) || !shim.includes(logLine)) {
   throw new Error('js/compact-plus.js changed shape: update the three wrappers in bench/host-compile.mjs')
 }
+// Beside the compile, a `$.clock.now()` started at the same moment: how long any `$` call takes to
+// come back then (the host's own work at that moment), so the compile's share can be told apart.
 shim = shim.replace(
   compile,
-  "compiled ??= ((t0) => $.wasm.compile('../pkg/compact_plus_bg.wasm').then((m) => { $.ui.log(`compact-plus-bench: compile ${(performance.now() - t0).toFixed(2)} ms`, { to: 'debug' }); return m }))(performance.now())",
+  "compiled ??= ((t0) => { $.clock.now().then(() => $.ui.log(`compact-plus-bench: a $ call meanwhile ${(performance.now() - t0).toFixed(2)} ms`, { to: 'debug' })); return $.wasm.compile('../pkg/compact_plus_bg.wasm').then((m) => { $.ui.log(`compact-plus-bench: compile ${(performance.now() - t0).toFixed(2)} ms`, { to: 'debug' }); return m }) })(performance.now())",
 )
 shim = shim.replace(
   ready,
@@ -42,6 +44,13 @@ function ready(module) {
 }`,
 )
 shim = shim.replace(logLine, `${logLine}\n  benchLog ??= log`)
+// How long the first hook that needs the core waited for the module (session.start does not).
+const awaitCompiled = '    const module = await compiled\n'
+if (!shim.includes(awaitCompiled)) throw new Error('js/compact-plus.js changed shape: update the wait wrapper in bench/host-compile.mjs')
+shim = shim.replace(
+  awaitCompiled,
+  "    const tWait = performance.now()\n    const module = await compiled\n    if (!globalThis.__benchWaited) { globalThis.__benchWaited = true; log(`compact-plus-bench: first wait ${hook} ${(performance.now() - tWait).toFixed(2)} ms`) }\n",
+)
 fs.writeFileSync(shimPath, shim)
 
 const samples = []
@@ -56,8 +65,8 @@ try {
       }
       return null
     }
-    const s = { compile: num(/compile ([\d.]+) ms/), instantiate: num(/instantiate ([\d.]+) ms/), init: num(/init ([\d.]+) ms/) }
-    console.log(`run ${i + 1}: $.wasm.compile ${s.compile} ms, instantiate ${s.instantiate} ms, init ${s.init} ms`)
+    const s = { compile: num(/compile ([\d.]+) ms/), instantiate: num(/instantiate ([\d.]+) ms/), init: num(/init ([\d.]+) ms/), call: num(/a \$ call meanwhile ([\d.]+) ms/), wait: num(/first wait \S+ ([\d.]+) ms/) }
+    console.log(`run ${i + 1}: $.wasm.compile ${s.compile} ms, instantiate ${s.instantiate} ms, init ${s.init} ms; a $.clock.now() started with it: ${s.call} ms; the first hook needing the core waited ${s.wait} ms for it`)
     if (s.compile === null) console.log('  (no bench line in the debug log: did a hook run?)')
     samples.push(s)
   }
@@ -71,3 +80,5 @@ const median = (k) => {
 const size = fs.statSync(path.join(REPO_ROOT, 'pkg', 'compact_plus_bg.wasm')).size
 const total = median('compile') !== null && median('instantiate') !== null ? (median('compile') + median('instantiate')).toFixed(2) : '-'
 console.log(`real host, median of ${runs}: $.wasm.compile ${median('compile')} ms + instantiate ${median('instantiate')} ms = ${total} ms (init ${median('init')} ms); .wasm ${size} bytes`)
+console.log(`a $.clock.now() started with the compile came back after ${median('call')} ms (median): the host's own work at that moment`)
+console.log(`the first hook needing the core (the first prompt's prompt.context) waited ${median('wait')} ms for the module (median; the compile starts at session.start, which does not wait)`)

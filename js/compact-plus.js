@@ -2,7 +2,7 @@
 // performs the `$` calls it asks for and hands the answers back (see src/host.rs).
 // Every path fails open: on any error the engine's own behaviour runs unchanged.
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, RECALL_TOOL } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
@@ -215,6 +215,18 @@ async function search({ paths, query }, perform) {
   }
 }
 
+// session.start registers the recall tool from the spec the core's build wrote
+// into pkg/: the session's start does not wait for the wasm, which compiles
+// meanwhile for the hooks that need it.
+async function startSession(e, next, perform, log) {
+  try {
+    await perform({ op: 'registerTool', spec: RECALL_TOOL })
+  } catch (err) {
+    log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
+  }
+  return next(e)
+}
+
 // Work that outlives its hook (the turn-end compaction).
 function job(name, perform, log) {
   drive(name, {}, null, perform, log).catch(() => {})
@@ -280,6 +292,7 @@ function hook($, e, next) {
     })
     return Promise.race([op, late]).finally(() => timer && timer.cancel())
   }
+  if (next.event === 'session.start') return startSession(e, next, perform, log)
   return drive(next.event, e, next, perform, log)
 }
 

@@ -188,13 +188,14 @@ pub fn stamp(ms: JsValue) -> String {
 }
 
 /// The constants, for the build to write out as `export const` lines (wasm
-/// exports only functions).
+/// exports only functions): the reference's, and the recall tool's spec.
 #[wasm_bindgen(js_name = __constants)]
 pub fn constants() -> JsValue {
     let c = serde_json::json!({
         "CHARS_PER_TOKEN": verbatim::CHARS_PER_TOKEN,
         "VERBATIM_OPEN": verbatim::VERBATIM_OPEN,
         "VERBATIM_CLOSE": verbatim::VERBATIM_CLOSE,
+        "RECALL_TOOL": crate::recall_tool::spec(),
     });
     to_js(&c.to_string())
 }

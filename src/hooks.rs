@@ -745,23 +745,6 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
 
 // ---- the recall tool ----
 
-async fn session_start(host: Host, session: Rc<Session>) -> Done {
-    if session.options.recall_tool {
-        let spec = serde_json::json!({
-            "name": recall_tool::TOOL_NAME,
-            "description": recall_tool::DESCRIPTION,
-            "inputSchema": serde_json::from_str::<serde_json::Value>(recall_tool::INPUT_SCHEMA).unwrap_or_default(),
-            // In the tool list from the first prompt, not behind ToolSearch.
-            "isDeferred": false,
-        });
-        if let Err(err) = host.call(Call::RegisterTool { spec }).await {
-            debug(&host, &format!("compact-plus: no recall tool: {}", error_text(&err))).await;
-        }
-    }
-    let _ = host.call(Call::next()).await;
-    Done::next()
-}
-
 const NOTHING_SAVED: &str = "recall: nothing has been saved in this session yet: the history is written at each compaction, and this session has not compacted (or has no home folder to write to).";
 
 /// Which files the recall tool searches (this session's history parts, oldest
@@ -850,7 +833,6 @@ impl Core {
                 Machine::new(move |h| turn_complete(h, s, e))
             }
             "turn-end" => Machine::new(move |h| turn_end(h, s)),
-            "session.start" => Machine::new(move |h| session_start(h, s)),
             "tool.call" => {
                 let input = event.to_owned();
                 Machine::new(move |h| recall_files(h, s, input))

@@ -79,8 +79,6 @@ pub enum Call {
     Compact,
     /// `$.command.run({ command })`.
     Command { command: String },
-    /// `$.tool.register(spec)`.
-    RegisterTool { spec: serde_json::Value },
 }
 
 impl Call {

@@ -1,5 +1,6 @@
 //! The recall tool as the model sees it: its name, description and input
-//! schema, registered at `session.start`. The search itself is a wasm module of
+//! schema, registered at `session.start` (by the shim, from `spec` as the build
+//! wrote it). The search itself is a wasm module of
 //! its own (`recall/`), compiled only when the tool is first called: it needs
 //! the regex engine, which would double the size of the compaction path's wasm.
 //! The tool's input is read here, so a bad one is answered without loading it.
@@ -17,11 +18,27 @@ pub const DESCRIPTION: &str = "Search this session's history: the full text of e
 /// The input schema as JSON text, handed to `$.tool.register` as it is.
 pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"}},"required":["query"]}"#;
 
+/// What `$.tool.register` gets. The build writes it into pkg/ (`RECALL_TOOL`),
+/// so session.start registers the tool without waiting for the wasm to compile.
+pub fn spec() -> Value {
+    serde_json::json!({
+        "name": TOOL_NAME,
+        "description": DESCRIPTION,
+        "inputSchema": serde_json::from_str::<Value>(INPUT_SCHEMA).unwrap_or_default(),
+        // In the tool list from the first prompt, not behind ToolSearch.
+        "isDeferred": false,
+    })
+}
+
 /// Messages shown when the input names no `limit`.
 pub const DEFAULT_LIMIT: usize = 8;
 /// The most messages one answer shows, whatever `limit` asks for.
 pub const MAX_LIMIT: usize = 50;
-const MAX_QUERY_CHARS: usize = 1000;
+/// The search costs the text's length times the query's where no literal
+/// narrows it (a non-ASCII word matched case-insensitively on text full of it:
+/// 0.4 s natively for 256 KB at this length, 1.5 s at 800): a query is words,
+/// not a document.
+const MAX_QUERY_CHARS: usize = 200;
 
 /// One search, as the tool's input asks for it; the recall module runs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,5 +1,0 @@
-//! The `session.start` hook, driven to its end by a fuzzed host.
-#![no_main]
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| compact_plus_fuzz::hook_target("hook_session_start", "session.start", data));
