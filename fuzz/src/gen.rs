@@ -315,6 +315,8 @@ pub fn event<S: Source + ?Sized>(s: &mut S, hook: &str) -> String {
             "messages": messages(s),
             "instructions": if flag(s) { Value::String(text(s)) } else { json(s, 0) },
             "agentId": agent(),
+            // as the shim sends it: the texts to come by `texts` and `pack`
+            "textsDeferred": flag(s),
         }),
         "session.append" => json!({
             "message": json!({

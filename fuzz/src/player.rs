@@ -116,7 +116,24 @@ fn answer_for<S: Source + ?Sized>(s: &mut S, hook: &str, call: &Value) -> Value 
                 },
             },
         }),
-        "next" => match hook {
+        "startNext" => Value::Null,
+        "texts" => {
+            let n = call.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
+            let n = if s.byte() % 8 == 0 { below(s, n + 2) } else { n };
+            json!((0..n).map(|_| if s.byte() % 8 == 0 { gen::json(s, 0) } else { json!(gen::text(s)) }).collect::<Vec<_>>())
+        }
+        "pack" => {
+            // Numbers where texts were, some past the list; odd lengths.
+            let mut messages = gen::messages(s);
+            for m in messages.as_array_mut().into_iter().flatten() {
+                if m.is_object() && flag(s) {
+                    m["text"] = json!(below(s, 10));
+                }
+            }
+            let lens: Vec<usize> = (0..below(s, 8)).map(|_| below(s, 200)).collect();
+            json!({ "lens": lens, "event": { "messages": messages } })
+        }
+        "next" | "nextResult" => match hook {
             "session.compact" => json!({
                 "messages": gen::messages(s),
                 "tokensBefore": below(s, 200_000),
@@ -144,6 +161,31 @@ fn take_texts(core: &mut Core, calls: &[Value]) {
             let text = core.take_text(usize::try_from(r).unwrap_or(usize::MAX));
             count_answer(&text);
         }
+    }
+}
+
+/// The texts a `pack` answer hands over beside the JSON: any bytes, valid UTF-8
+/// or not, as many as the source gives.
+fn packed_texts<S: Source + ?Sized>(s: &mut S, calls: &[Value]) -> Option<Vec<u8>> {
+    if !calls.iter().any(|c| c.get("op").and_then(Value::as_str) == Some("pack")) {
+        return None;
+    }
+    Some(match s.byte() % 4 {
+        0 => (0..below(s, 600)).map(|_| s.byte()).collect(),
+        _ => gen::text(s).into_bytes(),
+    })
+}
+
+/// Resumes `id` as the shim does: with the packed texts beside, when asked.
+fn resume<S: Source + ?Sized>(core: &mut Core, id: u32, hook: &str, calls: &[Value], s: &mut S) -> String {
+    let reply = answers(s, hook, calls);
+    count_answer(&reply);
+    match packed_texts(s, calls) {
+        Some(bytes) => {
+            ANSWERED.with(|a| a.set(a.get() + bytes.len()));
+            core.resume_packed(id, &reply, bytes)
+        }
+        None => core.resume(id, &reply),
     }
 }
 
@@ -186,9 +228,7 @@ fn play_on<S: Source + ?Sized>(core: &mut Core, hook: &str, event: &str, s: &mut
         }
         let id = u32::try_from(id).map_err(|_| Fault::BadWire(out.clone()))?;
         take_texts(core, calls);
-        let reply = answers(s, hook, calls);
-        count_answer(&reply);
-        out = core.resume(id, &reply);
+        out = resume(core, id, hook, calls, s);
     }
     Err(Fault::Endless(max_steps))
 }
@@ -247,9 +287,7 @@ pub fn interleaved<S: Source + ?Sized>(s: &mut S, hooks: usize) -> Result<Vec<En
             let at = below(s, open.len());
             let (hook, id, calls) = open.swap_remove(at);
             take_texts(&mut core, &calls);
-            let reply = answers(s, hook, &calls);
-            count_answer(&reply);
-            (hook, core.resume(id, &reply))
+            (hook, resume(&mut core, id, hook, &calls, s))
         };
         let (hook, out) = out;
         let step: Value = serde_json::from_str(&out).map_err(|_| Fault::BadWire(out.clone()))?;
