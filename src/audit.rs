@@ -15,12 +15,16 @@
 //!
 //! No regex: the shipped `regex` has no lazy DFA or literal prefilters, so the
 //! scanners below are hand-written byte loops, linear in the text even for one
-//! huge line. Measured on a 24 MB session (`tests::bench`): collect ≈ 0.17 s of
-//! CPU natively, ≈ 0.45 s as the size-optimised wasm.
+//! huge line, that skip what cannot start anything: commits seven bytes a step,
+//! error markers by a pair table, words eight bytes a step to the next `/`,
+//! `git` or "branch" (byte classes in [`CLASS`]). Measured on a 24 MB session
+//! (`tests::bench`): collect ≈ 0.08 s of CPU natively, ≈ 0.16 s as the
+//! size-optimised wasm in Node (0.17 s and 0.45 s before the skipping).
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
 use serde_json::Value;
 
@@ -120,9 +124,59 @@ struct Tally {
 /// The identifiers of a conversation, each with its count and latest position.
 #[derive(Debug, Default)]
 pub struct Mentions {
-    by_kind: [HashMap<String, Tally>; 6],
+    by_kind: [HashMap<String, Tally, FastHash>; 6],
     seq: u64,
     message: usize,
+}
+
+/// FxHash-style: a multiply per 8 bytes instead of SipHash's rounds. The table's
+/// order never shows: [`Mentions::ranked`] sorts on count, recency, kind and text.
+#[derive(Debug, Default, Clone, Copy)]
+struct FastHash;
+
+impl BuildHasher for FastHash {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+struct FxHasher(u64);
+
+const FX_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(FX_K);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in chunks.by_ref() {
+            self.add(u64::from_le_bytes(<[u8; 8]>::try_from(c).unwrap_or_default()));
+        }
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        for (d, s) in w.iter_mut().zip(rest) {
+            *d = *s;
+        }
+        self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The product's high bits are the well mixed ones; hashbrown reads the low ones.
+        self.0.rotate_left(26)
+    }
 }
 
 impl Mentions {
@@ -154,12 +208,13 @@ impl Mentions {
     }
 
     fn note(&mut self, kind: Kind, ident: &str) {
+        const VERBATIM_TAG: &str = "user-messages-verbatim>";
         if ident.is_empty() || ident.len() > MAX_NOTED_BYTES {
             return;
         }
         // A listed line must never open or close a verbatim block: the next
         // compaction looks for those tags in the summary row.
-        if ident.contains("user-messages-verbatim>") {
+        if ident.len() >= VERBATIM_TAG.len() && holds_verbatim_tag(ident.as_bytes()) {
             return;
         }
         self.seq += 1;
@@ -192,6 +247,12 @@ impl Mentions {
             }
         }
     }
+}
+
+/// `contains("user-messages-verbatim>")`, found from its `>`: no searcher to set up per identifier.
+fn holds_verbatim_tag(b: &[u8]) -> bool {
+    const TAG: &[u8] = b"user-messages-verbatim>";
+    b.iter().enumerate().any(|(i, &c)| c == b'>' && b.get(..=i).is_some_and(|h| h.ends_with(TAG)))
 }
 
 fn mention(kind: Kind, text: &str, t: &Tally) -> Mention {
@@ -252,11 +313,24 @@ fn collect_message(found: &mut Mentions, message: &Message) {
 }
 
 fn without_reminders(s: &str) -> Cow<'_, str> {
-    if s.contains("<system-reminder>") {
+    if has_reminder(s) {
         Cow::Owned(text::remove_spans(s, "<system-reminder>", "</system-reminder>"))
     } else {
         Cow::Borrowed(s)
     }
+}
+
+/// `s.contains("<system-reminder>")`, by `memchr` on `<`: no searcher to set up per text.
+fn has_reminder(s: &str) -> bool {
+    let mut from = 0;
+    while let Some(p) = s.get(from..).and_then(|r| r.find('<')) {
+        let at = from + p;
+        if s.get(at..).is_some_and(|r| r.starts_with("<system-reminder>")) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// A tool's input is JSON text; its string values are scanned one by one, so an
@@ -294,41 +368,219 @@ fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
         scan_errors(found, s);
     }
     scan_shas(found, s);
-    for line in s.split('\n') {
-        let mut git = Git::Idle;
-        let mut after_branch_word = false;
-        for word in line.split_ascii_whitespace() {
-            scan_word(found, word, &mut git, &mut after_branch_word);
-        }
-    }
+    scan_words(found, s);
     if scan.quotes {
         scan_quotes(found, s);
     }
 }
 
-// ---------------------------------------------------------------- words
+// ---------------------------------------------------------------- byte classes
+
+/// ASCII whitespace, as `split_ascii_whitespace` splits on.
+const WS: u8 = 1;
+/// Lower-case hex: what a commit is made of.
+const HEX: u8 = 2;
+/// `[A-Za-z0-9_]`.
+const WORD: u8 = 4;
+const SLASH: u8 = 8;
+/// A byte a word that matters to [`scan_words`] must hold: `/`, or the start of
+/// `git` or `branch`.
+const CUE: u8 = 16;
+/// ASCII a path may hold: `[A-Za-z0-9._\-/~@+]` (see [`is_path_char`]).
+const PATH: u8 = 32;
+/// Where a word breaks into pieces: `"'`<>|{}()[],;=*`.
+const PIECE_BREAK: u8 = 64;
+const COLON: u8 = 128;
+
+/// What each byte can be part of: one lookup per byte in the scanners' loops.
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut k = 0;
+        if b.is_ascii_whitespace() {
+            k |= WS;
+        }
+        if b.is_ascii_digit() || (b >= b'a' && b <= b'f') {
+            k |= HEX;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            k |= WORD;
+        }
+        if b == b'/' {
+            k |= SLASH;
+        }
+        if matches!(b, b'/' | b'g' | b'b' | b'B') {
+            k |= CUE;
+        }
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'~' | b'@' | b'+') {
+            k |= PATH;
+        }
+        if matches!(b, b'"' | b'\'' | b'`' | b'<' | b'>' | b'|' | b'{' | b'}' | b'(' | b')' | b'[' | b']' | b',' | b';' | b'=' | b'*') {
+            k |= PIECE_BREAK;
+        }
+        if b == b':' {
+            k |= COLON;
+        }
+        table[i] = k;
+        i += 1;
+    }
+    table
+};
+
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(0)
+}
 
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    class(b) & WORD != 0
+}
+
+// ---------------------------------------------------------------- words
+
+/// The words of every line (runs of non-ASCII-whitespace), in order; a line
+/// break ends any `git` command or "branch" phrase.
+///
+/// Outside a `git` command or "branch" phrase a word without a `/` changes
+/// nothing unless it is `git` or a "branch" word, so the scan jumps from cue
+/// byte to cue byte and reads only the words around them.
+fn scan_words(found: &mut Mentions, s: &str) {
+    let b = s.as_bytes();
+    let mut git = Git::Idle;
+    let mut after_branch_word = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if git == Git::Idle && !after_branch_word {
+            if class(c) & CUE == 0 {
+                i = skip_to_cue(b, i + 1);
+                continue;
+            }
+            let cue = match c {
+                b'/' => true,
+                b'g' => b.get(i + 1..i + 3) == Some(b"it".as_slice()),
+                _ => b.get(i + 1..i + 6) == Some(b"ranch".as_slice()),
+            };
+            if !cue {
+                i += 1;
+                continue;
+            }
+            // Back to the start of the word: never past the last word read,
+            // which ended at whitespace.
+            while i > 0 && b.get(i - 1).is_some_and(|&p| class(p) & WS == 0) {
+                i -= 1;
+            }
+        } else if class(c) & WS != 0 {
+            if c == b'\n' {
+                git = Git::Idle;
+                after_branch_word = false;
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut seen = 0;
+        while let Some(&c) = b.get(i) {
+            let k = class(c);
+            if k & WS != 0 {
+                break;
+            }
+            seen |= k;
+            i += 1;
+        }
+        // Cut at ASCII bytes: always char boundaries.
+        if let Some(word) = s.get(start..i) {
+            scan_word(found, word, seen, &mut git, &mut after_branch_word);
+        }
+    }
 }
 
 /// Where a word breaks into pieces that may each be a path.
+#[cfg(test)]
 fn is_piece_break(c: char) -> bool {
     matches!(c, '"' | '\'' | '`' | '<' | '>' | '|' | '{' | '}' | '(' | ')' | '[' | ']' | ',' | ';' | '=' | '*')
 }
 
-fn scan_word(found: &mut Mentions, word: &str, git: &mut Git, after_branch_word: &mut bool) {
-    let has_slash = word.contains('/');
+/// The first byte at or after `i` that may start a cue. Eight bytes at a time
+/// while they hold no `/`, no `gi` and no `br`/`Br` (a `g`, `b` or `B` in the
+/// last byte counts: its pair may run into the next eight).
+fn skip_to_cue(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const TOP: u64 = 0x80 << 56;
+    /// The high bit of every zero byte, exactly (no borrow between bytes).
+    fn zeros(x: u64) -> u64 {
+        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+    }
+    while let Some(chunk) = b.get(i..i + 8) {
+        let v = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let slash = zeros(v ^ (LO * u64::from(b'/')));
+        let g = zeros(v ^ (LO * u64::from(b'g')));
+        let i_next = (zeros(v ^ (LO * u64::from(b'i'))) >> 8) | TOP;
+        let b_ = zeros((v | (LO * 0x20)) ^ (LO * u64::from(b'b')));
+        let r_next = (zeros(v ^ (LO * u64::from(b'r'))) >> 8) | TOP;
+        if slash | (g & i_next) | (b_ & r_next) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| class(c) & CUE == 0) {
+        i += 1;
+    }
+    i
+}
+
+/// The leftmost `needle` in `hay`, as `str::find` gives it, without a searcher to set up.
+fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(p) = hay.get(from..)?.iter().position(|&c| c == first) {
+        let at = from + p;
+        if hay.get(at + 1..).is_some_and(|t| t.starts_with(rest)) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// One word; `seen` is the union of its bytes' classes.
+fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_branch_word: &mut bool) {
+    let has_slash = seen & SLASH != 0;
     if has_slash {
-        let rest = if word.contains("://") { scan_urls(found, word) } else { word };
-        for piece in rest.split(is_piece_break) {
-            if let Some(path) = as_path(piece) {
-                found.note(Kind::Path, path);
+        let url = seen & COLON != 0 && find_bytes(word.as_bytes(), b"://").is_some();
+        let rest = if url { scan_urls(found, word) } else { word };
+        // The pieces between break bytes (all ASCII, so every cut is a char
+        // boundary); only one with a `/` can name a path.
+        let b = rest.as_bytes();
+        let mut start = 0;
+        let mut slash = false;
+        for (i, &c) in b.iter().enumerate() {
+            let k = class(c);
+            if k & PIECE_BREAK == 0 {
+                slash |= k & SLASH != 0;
+                continue;
             }
+            if slash {
+                note_path(found, rest.get(start..i));
+            }
+            start = i + 1;
+            slash = false;
+        }
+        if slash {
+            note_path(found, rest.get(start..));
         }
     }
 
     let clean = trim_word(word);
+    if !has_slash && !*after_branch_word && *git == Git::Idle {
+        // The common case, a word of prose: only `git` and "branch" change anything.
+        if clean == "git" {
+            *git = Git::Started { skip_next: false };
+        }
+        *after_branch_word = is_branch_word(clean);
+        return;
+    }
     let mut branch: Option<&str> = git.feed(clean);
     if has_slash {
         if let Some(name) = after_origin(clean) {
@@ -341,7 +593,17 @@ fn scan_word(found: &mut Mentions, word: &str, git: &mut Git, after_branch_word:
     if let Some(name) = branch.filter(|n| is_branch_name(n)) {
         found.note(Kind::Branch, name);
     }
-    *after_branch_word = matches!(clean, "branch" | "Branch" | "branches");
+    *after_branch_word = is_branch_word(clean);
+}
+
+fn is_branch_word(w: &str) -> bool {
+    matches!(w, "branch" | "Branch" | "branches")
+}
+
+fn note_path(found: &mut Mentions, piece: Option<&str>) {
+    if let Some(path) = piece.and_then(as_path) {
+        found.note(Kind::Path, path);
+    }
 }
 
 /// A word without the quotes and brackets prose puts around it.
@@ -422,14 +684,34 @@ fn is_path_char(c: char) -> bool {
 /// or a file name), `~/…`, `./…`, `../…`, or relative with a slash and an
 /// extension. A `:line:col` suffix is dropped: the file is the identifier.
 fn as_path(piece: &str) -> Option<&str> {
-    let p = piece.trim_end_matches(['.', ',', ':', ';', '!', '?']);
-    let p = strip_line_suffix(p).trim_end_matches('/');
-    if p.len() < 3 || p.len() > MAX_IDENT_BYTES || !p.chars().all(is_path_char) || p.contains("//") {
+    let p = trim_end_ascii(piece, |c| matches!(c, b'.' | b',' | b':' | b';' | b'!' | b'?'));
+    let p = trim_end_ascii(strip_line_suffix(p), |c| c == b'/');
+    if p.len() < 3 || p.len() > MAX_IDENT_BYTES {
         return None;
     }
-    let last = p.rsplit('/').next().unwrap_or("");
-    let named = p.trim_start_matches(['.', '/', '~']);
-    if !named.bytes().any(|b| b.is_ascii_alphanumeric()) || last.is_empty() {
+    // One pass: only path characters, no `//`, and where the last `/` is.
+    let mut last_slash = None;
+    let mut ascii = true;
+    let mut prev = 0u8;
+    for (i, &c) in p.as_bytes().iter().enumerate() {
+        if c == b'/' {
+            if prev == b'/' {
+                return None;
+            }
+            last_slash = Some(i);
+        } else if c >= 0x80 {
+            ascii = false;
+        } else if class(c) & PATH == 0 {
+            return None;
+        }
+        prev = c;
+    }
+    if !ascii && !p.chars().all(is_path_char) {
+        return None;
+    }
+    let last = last_slash.map_or(p, |i| p.get(i + 1..).unwrap_or(""));
+    let named = p.bytes().skip_while(|&c| matches!(c, b'.' | b'/' | b'~')).any(|b| b.is_ascii_alphanumeric());
+    if !named || last.is_empty() {
         return None;
     }
     if p.starts_with("~/") || p.starts_with("./") || p.starts_with("../") {
@@ -437,15 +719,24 @@ fn as_path(piece: &str) -> Option<&str> {
     }
     if let Some(abs) = p.strip_prefix('/') {
         let first = abs.chars().next()?;
-        let components = abs.split('/').filter(|c| !c.is_empty()).count();
+        // No `//` and no trailing `/`: two components when a `/` follows the first.
+        let components_2 = last_slash.is_some_and(|i| i > 0);
         let ok_start = first.is_alphanumeric() || matches!(first, '_' | '.' | '@');
-        return (ok_start && (components >= 2 || has_extension(last))).then_some(p);
+        return (ok_start && (components_2 || has_extension(last))).then_some(p);
     }
     let first = p.chars().next()?;
     let ok_start = first.is_alphanumeric() || matches!(first, '_' | '@' | '.');
+    let dir = p.get(..last_slash?)?;
     // `e.g./i.e` is prose: no directory name ends with a dot.
-    let dotted_dir = p.split('/').rev().skip(1).any(|c| c.ends_with('.') && !c.trim_matches('.').is_empty());
-    (ok_start && !dotted_dir && p.contains('/') && has_extension(last)).then_some(p)
+    let dotted_dir = || dir.split('/').any(|c| c.ends_with('.') && !c.trim_matches('.').is_empty());
+    (ok_start && has_extension(last) && !dotted_dir()).then_some(p)
+}
+
+/// `s.trim_end_matches(…)` for a set of ASCII characters, byte by byte: no
+/// byte of a multi-byte character is ASCII, so the cut is a char boundary.
+fn trim_end_ascii(s: &str, strip: impl Fn(u8) -> bool) -> &str {
+    let keep = s.as_bytes().iter().rposition(|&c| !strip(c)).map_or(0, |p| p + 1);
+    s.get(..keep).unwrap_or(s)
 }
 
 /// `name.ext` with a short extension holding a letter (`.rs`, `.d.ts`, `.env`),
@@ -529,7 +820,7 @@ impl Git {
 }
 
 fn after_origin(w: &str) -> Option<&str> {
-    let at = w.find("origin/")?;
+    let at = find_bytes(w.as_bytes(), b"origin/")?;
     let before_ok = at == 0 || w.as_bytes().get(at - 1) == Some(&b'/');
     before_ok.then(|| w.get(at + "origin/".len()..)).flatten()
 }
@@ -556,7 +847,7 @@ fn distinctive_branch(w: &str) -> bool {
 // ---------------------------------------------------------------- shas
 
 fn is_lower_hex(b: u8) -> bool {
-    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
+    class(b) & HEX != 0
 }
 
 fn looks_like_sha(s: &str) -> bool {
@@ -581,17 +872,26 @@ fn is_exponent(s: &str) -> bool {
 /// a path component, a `0x` number or a hashed file name.
 fn scan_shas(found: &mut Mentions, s: &str) {
     let b = s.as_bytes();
+    let hex = |i: usize| b.get(i).is_some_and(|&c| is_lower_hex(c));
+    // No run of hex that starts before `i` reaches `i`. A run of SHA_MIN or
+    // more that starts in `i..i + SHA_MIN` covers `i + SHA_MIN - 1`, so one
+    // byte there rules out SHA_MIN starts: prose is skipped seven bytes a step.
     let mut i = 0;
-    while i < b.len() {
-        if !b.get(i).is_some_and(|&c| is_lower_hex(c)) {
-            i += 1;
+    while i + SHA_MIN <= b.len() {
+        let probe = i + SHA_MIN - 1;
+        if !hex(probe) {
+            i = probe + 1;
             continue;
         }
-        let start = i;
-        while b.get(i).is_some_and(|&c| is_lower_hex(c)) {
-            i += 1;
+        let mut start = probe;
+        while start > i && hex(start - 1) {
+            start -= 1;
         }
-        let end = i;
+        let mut end = probe + 1;
+        while hex(end) {
+            end += 1;
+        }
+        i = end;
         if !(SHA_MIN..=SHA_MAX).contains(&(end - start)) {
             continue;
         }
@@ -736,20 +1036,69 @@ fn starts_marker(first: u8, second: u8) -> bool {
     MARKER_PAIRS.get(pair / 64).is_some_and(|bits| bits & (1 << (pair % 64)) != 0)
 }
 
-/// One forward pass: the line start is tracked, not searched for, and a line
-/// with an error is left at its first marker, so a megabyte of minified output
-/// on one line costs one pass, not one per marker.
+/// Every marker is at least this long.
+const MARKER_MIN: usize = {
+    let mut min = usize::MAX;
+    let mut i = 0;
+    while i < MARKERS.len() {
+        if MARKERS[i].0.len() < min {
+            min = MARKERS[i].0.len();
+        }
+        i += 1;
+    }
+    assert!(min >= 3);
+    min
+};
+
+const BLOCK_SLOTS: usize = 1024;
+
+fn block_slot(a: u8, b: u8) -> usize {
+    (usize::from(a) * 37 + usize::from(b)) % BLOCK_SLOTS
+}
+
+/// Wu–Manber skip table over byte pairs. For the pair at the end of a
+/// `MARKER_MIN`-byte window: how far the window can move before a marker's
+/// first `MARKER_MIN` bytes could hold that pair; 0 when a marker may start at
+/// the window. Pairs sharing a slot keep the smaller shift, so a collision only
+/// costs a look, never a miss.
+const MARKER_SHIFT: [u8; BLOCK_SLOTS] = {
+    let mut table = [(MARKER_MIN - 1) as u8; BLOCK_SLOTS];
+    let mut i = 0;
+    while i < MARKERS.len() {
+        let m = MARKERS[i].0.as_bytes();
+        let mut k = 0;
+        while k + 1 < MARKER_MIN {
+            let slot = (m[k] as usize * 37 + m[k + 1] as usize) % BLOCK_SLOTS;
+            let shift = (MARKER_MIN - 2 - k) as u8;
+            if shift < table[slot] {
+                table[slot] = shift;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// One forward pass: most positions are skipped by the pair table, the line
+/// start is found lazily (each byte looked at once at most), and a line with
+/// an error is left at its first marker, so a megabyte of minified output on
+/// one line costs one pass, not one per marker.
 fn scan_errors(found: &mut Mentions, s: &str) {
     let b = s.as_bytes();
     let mut starts: Vec<usize> = Vec::new();
     let mut line_start = 0;
+    // Line breaks in `..newlines_to` are accounted for in `line_start`.
+    let mut newlines_to = 0;
     let mut at = 0;
-    while let (Some(&c), Some(&d)) = (b.get(at), b.get(at + 1)) {
-        if c == b'\n' {
-            line_start = at + 1;
-            at += 1;
+    while at + MARKER_MIN <= b.len() {
+        let (Some(&y), Some(&z)) = (b.get(at + MARKER_MIN - 2), b.get(at + MARKER_MIN - 1)) else { break };
+        let shift = MARKER_SHIFT.get(block_slot(y, z)).copied().unwrap_or(0);
+        if shift > 0 {
+            at += usize::from(shift);
             continue;
         }
+        let (Some(&c), Some(&d)) = (b.get(at), b.get(at + 1)) else { break };
         if !starts_marker(c, d) {
             at += 1;
             continue;
@@ -757,7 +1106,14 @@ fn scan_errors(found: &mut Mentions, s: &str) {
         let rest = b.get(at..).unwrap_or(&[]);
         let hit = MARKERS.iter().find(|(marker, rule)| {
             let m = marker.as_bytes();
-            m.first() == Some(&c) && m.get(1) == Some(&d) && rest.starts_with(m) && accepts(s, line_start, at, m, *rule)
+            if !(m.first() == Some(&c) && m.get(1) == Some(&d) && rest.starts_with(m)) {
+                return false;
+            }
+            if let Some(p) = b.get(newlines_to..at).and_then(|r| r.iter().rposition(|&x| x == b'\n')) {
+                line_start = newlines_to + p + 1;
+            }
+            newlines_to = at;
+            accepts(s, line_start, at, m, *rule)
         });
         let Some(&(_, rule)) = hit else {
             at += 1;
@@ -799,7 +1155,18 @@ fn window(s: &str, from: usize, max: usize) -> &str {
 }
 
 fn error_text(line: &str) -> Option<String> {
-    let collapsed = text::collapse_space(text::trim(line));
+    let line = text::trim(line);
+    // Most lines have nothing to collapse: ASCII, no control whitespace, no double space.
+    let mut plain = true;
+    let mut prev = 0u8;
+    for &c in line.as_bytes() {
+        if !c.is_ascii() || (b'\t'..=b'\r').contains(&c) || (c == b' ' && prev == b' ') {
+            plain = false;
+            break;
+        }
+        prev = c;
+    }
+    let collapsed = if plain { Cow::Borrowed(line) } else { Cow::Owned(text::collapse_space(line)) };
     let trimmed = text::trim(&collapsed);
     if trimmed.len() < 6 || GENERIC_ERRORS.iter().any(|g| trimmed.starts_with(g)) {
         return None;
@@ -813,20 +1180,28 @@ fn strip_ansi(s: &str) -> Cow<'_, str> {
     if !s.contains('\u{1b}') {
         return Cow::Borrowed(s);
     }
+    // Byte-wise: ESC, `[` and the final letter are ASCII, and no byte of a
+    // multi-byte character is, so every cut is a char boundary.
+    let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            chars.next();
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c != 0x1b || b.get(i + 1) != Some(&b'[') {
+            i += 1;
+            continue;
         }
+        out.push_str(s.get(copied..i).unwrap_or(""));
+        i += 2;
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            if c.is_ascii_alphabetic() {
+                break;
+            }
+        }
+        copied = i;
     }
+    out.push_str(s.get(copied..).unwrap_or(""));
     Cow::Owned(out)
 }
 
@@ -837,7 +1212,7 @@ fn strip_ansi(s: &str) -> Cow<'_, str> {
 fn scan_quotes(found: &mut Mentions, s: &str) {
     let mut i = 0;
     while let Some(rest) = s.get(i..) {
-        let Some(off) = rest.find(['"', '`', '\'', '\u{201c}', '\u{2018}']) else { break };
+        let Some(off) = find_open_quote(rest.as_bytes()) else { break };
         let at = i + off;
         let tail = s.get(at..).unwrap_or("");
         let Some(open) = tail.chars().next() else { break };
@@ -879,6 +1254,14 @@ fn scan_quotes(found: &mut Mentions, s: &str) {
             None => i = after_open,
         }
     }
+}
+
+/// `find(['"', '`', '\'', '“', '‘'])`, on bytes: the curly quotes are `E2 80 9C`
+/// and `E2 80 98`, and a lead byte never sits inside another character.
+fn find_open_quote(b: &[u8]) -> Option<usize> {
+    b.iter().enumerate().position(|(i, &c)| {
+        matches!(c, b'"' | b'`' | b'\'') || (c == 0xE2 && matches!(b.get(i + 1..i + 3), Some([0x80, 0x9C | 0x98])))
+    })
 }
 
 /// The closing single quote: one not followed by a letter or digit.
@@ -1409,6 +1792,47 @@ error: could not compile `demo` (bin \"demo\") due to 1 previous error\n";
         assert!(a.is_some());
     }
 
+    /// The skipping scanners at the edges of their windows: a text that is one
+    /// commit or one marker, cues at the very start and end, a cue split from its word.
+    #[test]
+    fn scanners_at_text_edges() {
+        let scan = |t: &str| {
+            let mut m = Mentions::default();
+            scan_text(&mut m, t, Scan { errors: true, quotes: true });
+            let mut all: Vec<(Kind, String)> = m.ranked().into_iter().map(|x| (x.kind, x.text)).collect();
+            all.sort();
+            all
+        };
+        let one = |k: Kind, t: &str| vec![(k, t.to_owned())];
+        assert_eq!(scan("a1b2c3d"), one(Kind::Sha, "a1b2c3d"));
+        assert_eq!(scan("x a1b2c3d"), one(Kind::Sha, "a1b2c3d"));
+        assert_eq!(scan("a1b2c3"), vec![]);
+        assert_eq!(scan("dead6ee f00d 0123456789abcdef0123456789abcdef012345678"), one(Kind::Sha, "dead6ee"));
+        assert_eq!(scan("ERROR!"), one(Kind::Error, "ERROR!"));
+        assert_eq!(scan("ERROR"), vec![]);
+        assert_eq!(scan("fatal: bad"), one(Kind::Error, "fatal: bad"));
+        assert_eq!(scan("ok\nno fatal: here\n  fatal: there"), one(Kind::Error, "fatal: there"));
+        assert_eq!(scan("/a/b"), one(Kind::Path, "/a/b"));
+        assert_eq!(scan("git"), vec![]);
+        assert_eq!(scan("prose digit git-free (git switch feat-9)"), one(Kind::Branch, "feat-9"));
+        assert_eq!(scan("git\ncheckout feat-9"), vec![]);
+        assert_eq!(scan("the Branch rel_2 and branches v2/x"), vec![(Kind::Branch, "rel_2".to_owned()), (Kind::Branch, "v2/x".to_owned())]);
+        assert_eq!(scan("\u{1b}[1mgit\u{1b}[0m checkout fix-1 \u{201c}a b\u{201d}"), vec![(Kind::Branch, "fix-1".to_owned()), (Kind::Quoted, "a b".to_owned())]);
+    }
+
+    #[test]
+    fn byte_classes_agree() {
+        for b in 0..=255u8 {
+            let k = class(b);
+            assert_eq!(k & WS != 0, b.is_ascii_whitespace(), "{b}");
+            assert_eq!(k & HEX != 0, b.is_ascii_digit() || (b'a'..=b'f').contains(&b), "{b}");
+            assert_eq!(k & WORD != 0, b.is_ascii_alphanumeric() || b == b'_', "{b}");
+            assert_eq!(k & SLASH != 0, b == b'/', "{b}");
+            assert_eq!(k & PATH != 0, b.is_ascii() && is_path_char(char::from(b)), "{b}");
+            assert_eq!(k & PIECE_BREAK != 0, b.is_ascii() && is_piece_break(char::from(b)), "{b}");
+        }
+    }
+
     #[test]
     fn paths() {
         let ok = [
@@ -1572,13 +1996,7 @@ error: could not compile `demo` (bin \"demo\") due to 1 previous error\n";
                     "errors" => scan_errors(&mut mm, s),
                     "shas" => scan_shas(&mut mm, s),
                     "words" => {
-                        for line in s.split('\n') {
-                            let mut git = Git::Idle;
-                            let mut ab = false;
-                            for w in line.split_ascii_whitespace() {
-                                scan_word(&mut mm, w, &mut git, &mut ab);
-                            }
-                        }
+                        scan_words(&mut mm, s);
                     }
                     _ => scan_text(&mut mm, s, Scan { errors: true, quotes: false }),
                 }

@@ -2474,7 +2474,6 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
 
 #[test]
 fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
-    let mut h = Harness::new();
     for raw in [
         format!("<!-- c -->\n{}x\n", ">".repeat(60_000)),
         // A deep quote, a long line, then lazy lines: depth² × length (found by the fuzzer).

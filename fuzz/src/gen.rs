@@ -270,8 +270,8 @@ pub fn messages<S: Source + ?Sized>(s: &mut S) -> Value {
 }
 
 /// The hooks the core runs, as the shim names them.
-pub const HOOKS: [&str; 7] =
-    ["session.compact", "session.append", "prompt.context", "turn.complete", "turn-end", "session.start", "tool.call"];
+pub const HOOKS: [&str; 6] =
+    ["session.compact", "session.append", "prompt.context", "turn.complete", "turn-end", "tool.call"];
 
 /// An instruction file as `prompt.context` lists it.
 fn instruction_file<S: Source + ?Sized>(s: &mut S) -> Value {
