@@ -3,11 +3,23 @@
 
 /**
  * The constants, for the build to write out as `export const` lines (wasm
- * exports only functions).
+ * exports only functions): the reference's, and the recall tool's spec.
  */
 export function __constants(): any;
 
 export function __wbg_reset_state(): void;
+
+/**
+ * The coverage audit of the held messages against the kept texts (a JSON list
+ * of strings), as session.compact runs it: the length of its block, 0 for none.
+ */
+export function benchAudit(kept_json: string): number;
+
+/**
+ * Keeps a session's messages (JSON) in the module, so `benchAudit` times the
+ * audit alone. Not used by the shim.
+ */
+export function benchHold(messages_json: string): number;
 
 export function cancel(id: number): void;
 
@@ -36,6 +48,12 @@ export function renderVerbatim(entries: any): string;
  * Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
  */
 export function resume(id: number, answers_json: string): string;
+
+/**
+ * `resume` for the answers to a `pack` call: the texts come as UTF-8 `texts`,
+ * their byte lengths in the answer (see `Call::Pack`).
+ */
+export function resumePacked(id: number, answers_json: string, texts: Uint8Array | number[]): string;
 
 export function sameText(a: any, b: any): boolean;
 
@@ -70,6 +88,8 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __constants: () => any;
+    readonly benchAudit: (a: number, b: number) => number;
+    readonly benchHold: (a: number, b: number) => number;
     readonly cancel: (a: number) => void;
     readonly carriedMessages: (a: any) => any;
     readonly cutMiddle: (a: any, b: any, c: any) => [number, number];
@@ -81,6 +101,7 @@ export interface InitOutput {
     readonly renderHistory: (a: any, b: any) => [number, number];
     readonly renderVerbatim: (a: any) => [number, number];
     readonly resume: (a: number, b: number, c: number) => [number, number];
+    readonly resumePacked: (a: number, b: number, c: number, d: number, e: number) => [number, number];
     readonly sameText: (a: any, b: any) => number;
     readonly selectVerbatim: (a: any, b: any) => any;
     readonly stamp: (a: any) => [number, number];
@@ -120,5 +141,6 @@ export function initSync(module: { module: SyncInitInput } | SyncInitInput): Ini
 export default function __wbg_init (module_or_path: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;
 
 export const CHARS_PER_TOKEN: number;
+export const RECALL_TOOL: object;
 export const VERBATIM_CLOSE: string;
 export const VERBATIM_OPEN: string;

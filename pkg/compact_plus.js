@@ -2,7 +2,7 @@
 
 /**
  * The constants, for the build to write out as `export const` lines (wasm
- * exports only functions).
+ * exports only functions): the reference's, and the recall tool's spec.
  * @returns {any}
  */
 export function __constants() {
@@ -22,6 +22,36 @@ export function __wbg_reset_state () {
     wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());
     wasm = wasmInstance.exports;
     wasm.__wbindgen_start();
+}
+
+/**
+ * The coverage audit of the held messages against the kept texts (a JSON list
+ * of strings), as session.compact runs it: the length of its block, 0 for none.
+ * @param {string} kept_json
+ * @returns {number}
+ */
+export function benchAudit(kept_json) {
+    const ptr0 = passStringToWasm0(kept_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.benchAudit(ptr0, len0);
+    return ret >>> 0;
+}
+
+/**
+ * Keeps a session's messages (JSON) in the module, so `benchAudit` times the
+ * audit alone. Not used by the shim.
+ * @param {string} messages_json
+ * @returns {number}
+ */
+export function benchHold(messages_json) {
+    const ptr0 = passStringToWasm0(messages_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.benchHold(ptr0, len0);
+    return ret >>> 0;
 }
 
 /**
@@ -225,6 +255,42 @@ export function resume(id, answers_json) {
 }
 
 /**
+ * `resume` for the answers to a `pack` call: the texts come as UTF-8 `texts`,
+ * their byte lengths in the answer (see `Call::Pack`).
+ * @param {number} id
+ * @param {string} answers_json
+ * @param {Uint8Array | number[]} texts
+ * @returns {string}
+ */
+export function resumePacked(id, answers_json, texts) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        const val3 = +id;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(answers_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passArray8ToWasm0(texts, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        let ret;
+        __wbg_call_guard();
+        ret = wasm.resumePacked(val3, ptr0, len0, ptr1, len1);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        __wbg_call_guard();
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
  * @param {any} a
  * @param {any} b
  * @returns {boolean}
@@ -393,8 +459,17 @@ function __wbg_get_imports() {
             const ret = typeof(v) === 'boolean' ? v : undefined;
             return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
         },
+        __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
+            const ret = typeof(arg0) === 'function';
+            return ret;
+        },
         __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
             const ret = arg0 === null;
+            return ret;
+        },
+        __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
+            const val = arg0;
+            const ret = typeof(val) === 'object' && val !== null;
             return ret;
         },
         __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
@@ -422,6 +497,10 @@ function __wbg_get_imports() {
             const ret = Array.from(arg0);
             return ret;
         },
+        __wbg_get_2080c49015e35254: function() { return handleError(function (arg0, arg1) {
+            const ret = Reflect.get(arg0, arg1);
+            return ret;
+        }, arguments); },
         __wbg_get_unchecked_e6325ad374eff861: function(arg0, arg1) {
             const ret = arg0[arg1 >>> 0];
             return ret;
@@ -438,6 +517,14 @@ function __wbg_get_imports() {
             const ret = arg0.length;
             return ret;
         },
+        __wbg_new_37eb45aaf5eeb820: function() {
+            const ret = new Array();
+            return ret;
+        },
+        __wbg_new_cd4348290afae586: function() {
+            const ret = new Object();
+            return ret;
+        },
         __wbg_of_027eb15371aac932: function(arg0) {
             const ret = Array.of(arg0);
             return ret;
@@ -446,10 +533,23 @@ function __wbg_get_imports() {
             const ret = JSON.parse(getStringFromWasm0(arg0, arg1));
             return ret;
         }, arguments); },
+        __wbg_push_c9f4893fc209f768: function(arg0, arg1) {
+            const ret = arg0.push(arg1);
+            return ret;
+        },
+        __wbg_set_2793479888329cb6: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = Reflect.set(arg0, arg1, arg2);
+            return ret;
+        }, arguments); },
         __wbg_stringify_0a0fbf2ef722380a: function() { return handleError(function (arg0) {
             const ret = JSON.stringify(arg0);
             return ret;
         }, arguments); },
+        __wbindgen_generic_0000000000000001: function(arg0, arg1) {
+            // Cast intrinsic for `Ref(String) -> Externref`.
+            const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
+        },
         __wbindgen_init_externref_table: function() {
             const table = wasm.__wbindgen_externrefs;
             table.set(0, undefined);
@@ -696,5 +796,6 @@ export { initSync, __wbg_init as default };
 
 // The reference lib.js constants, as the Rust core defines them.
 export const CHARS_PER_TOKEN = 4;
+export const RECALL_TOOL = {"description":"Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.","inputSchema":{"properties":{"limit":{"description":"How many messages to show excerpts of (default 8)","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex","type":"string"},"regex":{"description":"Read query as a regex (Rust syntax, matched per line). Default false","type":"boolean"},"role":{"description":"Only the user's messages, the assistant's own text, or tool calls and results","enum":["user","assistant","tool"],"type":"string"}},"required":["query"],"type":"object"},"isDeferred":false,"name":"recall"};
 export const VERBATIM_CLOSE = "</user-messages-verbatim>";
 export const VERBATIM_OPEN = "<user-messages-verbatim>";

@@ -2,6 +2,8 @@
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
 export const __constants: () => any;
+export const benchAudit: (a: number, b: number) => number;
+export const benchHold: (a: number, b: number) => number;
 export const cancel: (a: number) => void;
 export const carriedMessages: (a: any) => any;
 export const cutMiddle: (a: any, b: any, c: any) => [number, number];
@@ -13,6 +15,7 @@ export const pointerText: (a: any, b: any) => [number, number];
 export const renderHistory: (a: any, b: any) => [number, number];
 export const renderVerbatim: (a: any) => [number, number];
 export const resume: (a: number, b: number, c: number) => [number, number];
+export const resumePacked: (a: number, b: number, c: number, d: number, e: number) => [number, number];
 export const sameText: (a: any, b: any) => number;
 export const selectVerbatim: (a: any, b: any) => any;
 export const stamp: (a: any) => [number, number];
