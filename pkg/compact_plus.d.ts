@@ -69,13 +69,6 @@ export function stamp(ms: any): string;
  */
 export function start(hook: string, event_json: string): string;
 
-/**
- * `start` for a big event: its long texts come as UTF-8 `texts`, one after the
- * other, and `packed_json` is `{"lens":[byte lengths],"event":{...}}` with each
- * such text replaced by its number. No JSON escaping either way for the texts.
- */
-export function startPacked(hook: string, packed_json: string, texts: Uint8Array | number[]): string;
-
 export function stripInstructionText(raw: any): string;
 
 /**
@@ -106,7 +99,6 @@ export interface InitOutput {
     readonly selectVerbatim: (a: any, b: any) => any;
     readonly stamp: (a: any) => [number, number];
     readonly start: (a: number, b: number, c: number, d: number) => [number, number];
-    readonly startPacked: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly stripInstructionText: (a: any) => [number, number];
     readonly takeText: (a: number) => [number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;

@@ -369,45 +369,6 @@ export function start(hook, event_json) {
 }
 
 /**
- * `start` for a big event: its long texts come as UTF-8 `texts`, one after the
- * other, and `packed_json` is `{"lens":[byte lengths],"event":{...}}` with each
- * such text replaced by its number. No JSON escaping either way for the texts.
- * @param {string} hook
- * @param {string} packed_json
- * @param {Uint8Array | number[]} texts
- * @returns {string}
- */
-export function startPacked(hook, packed_json, texts) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-        let ptr0, len0, ptr1, len1, ptr2, len2;
-        try {
-            ptr0 = passStringToWasm0(hook, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(packed_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-            ptr2 = passArray8ToWasm0(texts, wasm.__wbindgen_malloc);
-            len2 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.startPacked(ptr0, len0, ptr1, len1, ptr2, len2);
-        deferred4_0 = ret[0];
-        deferred4_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-}
-
-/**
  * @param {any} raw
  * @returns {string}
  */

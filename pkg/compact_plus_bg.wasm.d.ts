@@ -20,7 +20,6 @@ export const sameText: (a: any, b: any) => number;
 export const selectVerbatim: (a: any, b: any) => any;
 export const stamp: (a: any) => [number, number];
 export const start: (a: number, b: number, c: number, d: number) => [number, number];
-export const startPacked: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
 export const stripInstructionText: (a: any) => [number, number];
 export const takeText: (a: number) => [number, number];
 export const __wbindgen_malloc: (a: number, b: number) => number;

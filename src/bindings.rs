@@ -226,27 +226,6 @@ pub fn start(hook: &str, event_json: &str) -> String {
     CORE.with(|c| c.borrow_mut().start(hook, event_json))
 }
 
-/// `start` for a big event: its long texts come as UTF-8 `texts`, one after the
-/// other, and `packed_json` is `{"lens":[byte lengths],"event":{...}}` with each
-/// such text replaced by its number. No JSON escaping either way for the texts.
-#[wasm_bindgen(js_name = startPacked)]
-pub fn start_packed(hook: &str, packed_json: &str, texts: &[u8]) -> String {
-    // Test-only, as in `start`: the marker may be in a text.
-    #[cfg(feature = "trap")]
-    if texts.windows(23).any(|w| w == b"COMPACT_PLUS_FORCE_TRAP") {
-        panic!("compact-plus: forced trap (test build)");
-    }
-    #[derive(serde::Deserialize)]
-    struct Packed<'a> {
-        lens: Vec<usize>,
-        #[serde(borrow)]
-        event: &'a serde_json::value::RawValue,
-    }
-    let Ok(packed) = serde_json::from_str::<Packed>(packed_json) else { return start(hook, "{}") };
-    let list = message::unpack(&packed.lens, texts);
-    message::with_packed(list, || CORE.with(|c| c.borrow_mut().start(hook, packed.event.get())))
-}
-
 /// Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
 #[wasm_bindgen]
 pub fn resume(id: u32, answers_json: &str) -> String {

@@ -271,8 +271,8 @@ struct CompactEvent {
     texts_deferred: JsVal,
 }
 
-/// The answer to `Call::Pack`: the event with its texts numbered, as in
-/// `startPacked`; the texts come beside it (`Core::resume_packed`).
+/// The answer to `Call::Pack`: the event with each text replaced by its number;
+/// the texts come beside it as UTF-8 (`Core::resume_packed`).
 #[derive(Deserialize)]
 struct Packed {
     lens: Vec<usize>,

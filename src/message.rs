@@ -259,7 +259,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for ListOrNot<T> {
 }
 
 thread_local! {
-    /// The texts of a packed event (`bindings::start_packed`), while it is read.
+    /// The texts of a packed event (`Call::Pack`'s answer), while it is read.
     static PACKED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
 }
 

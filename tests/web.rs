@@ -107,3 +107,61 @@ fn the_hook_driver_speaks_json() {
     let step = start("turn.complete", r#"{"reason":"answer"}"#);
     assert!(step.starts_with(r#"{"id":"#) && step.contains(r#""calls":[{"op":"next"}]"#), "{step}");
 }
+
+/// A session.compact as the shim runs it: roles first, the person's texts, then
+/// every text as UTF-8 through `resumePacked` while the summarizer works.
+#[wasm_bindgen_test]
+fn session_compact_takes_its_texts_late_and_as_bytes() {
+    init("{}");
+    let roles = r#"{"trigger":"manual","textsDeferred":true,"messages":[{"role":"user","handle":"h1"},{"role":"assistant"}]}"#;
+    let mut step: serde_json::Value = serde_json::from_str(&start("session.compact", roles)).unwrap();
+    let mut history = None;
+    let mut ops = Vec::new();
+    for _ in 0..20 {
+        let Some(calls) = step["calls"].as_array().cloned() else { break };
+        let id = step["id"].as_u64().unwrap() as u32;
+        let mut bytes = None;
+        let answers: Vec<serde_json::Value> = calls
+            .iter()
+            .map(|c| {
+                let op = c["op"].as_str().unwrap().to_owned();
+                ops.push(op.clone());
+                match op.as_str() {
+                    "env" => serde_json::json!({"ok": if c["name"] == "HOME" { "/home/u".into() } else { serde_json::Value::Null }}),
+                    "sessionId" => serde_json::json!({"ok": "s1"}),
+                    "now" => serde_json::json!({"ok": 1_700_000_000_000u64}),
+                    "texts" => serde_json::json!({"ok": ["fix the parser ✓"]}),
+                    "pack" => {
+                        let texts = ["fix the parser ✓", "done: 🙂 é"];
+                        bytes = Some(texts.concat().into_bytes());
+                        serde_json::json!({"ok": {"lens": texts.map(str::len), "event": {"trigger": "manual", "messages": [
+                            {"role": "user", "text": 0, "handle": "h1"}, {"role": "assistant", "text": 1}]}}})
+                    }
+                    "write" => {
+                        let text = match c.get("textRef").and_then(|r| r.as_u64()) {
+                            Some(r) => take_text(r as u32),
+                            None => c["text"].as_str().unwrap_or("").to_owned(),
+                        };
+                        if c["path"].as_str().unwrap().ends_with(".md") {
+                            history = Some(text);
+                        }
+                        serde_json::json!({})
+                    }
+                    "nextResult" => serde_json::json!({"ok": {"messages": [{"role": "user", "text": "summary"}]}}),
+                    _ => serde_json::json!({"ok": null}),
+                }
+            })
+            .collect();
+        let answers = serde_json::Value::Array(answers).to_string();
+        let out = match bytes {
+            Some(b) => resume_packed(id, &answers, b),
+            None => resume(id, &answers),
+        };
+        step = serde_json::from_str(&out).unwrap();
+    }
+    assert_eq!(step, serde_json::json!({"done": {}}));
+    let at = |op: &str| ops.iter().position(|o| o == op).unwrap();
+    assert!(at("texts") < at("startNext") && at("startNext") < at("pack") && at("pack") < at("nextResult"), "{ops:?}");
+    let history = history.expect("a history was written");
+    assert!(history.contains("## [0] user\n\nfix the parser ✓\n") && history.contains("done: 🙂 é"), "{history}");
+}
