@@ -72,9 +72,48 @@ pub fn too_deep(raw: &str) -> bool {
                 .count()
         })
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max(deepest_after_html(raw.as_bytes()));
     // Lazy lines under a deep quote cost about depth² × length: bound that too.
     deepest > MAX_LINE_PREFIX || deepest.saturating_mul(deepest).saturating_mul(raw.len()) > MAX_NESTED_WORK
+}
+
+/// The most quote and list levels that open right after a `>` inside a line. A block of
+/// HTML (`<?…?>`, `<!--…-->`, `<![CDATA[…]]>`) ends at its closing `>`, not at the line's
+/// end, and the lexer reads what follows as new blocks: `<?x?>> > > …` nests as deep as a
+/// line opening with those quotes (found by the fuzzer: 16 levels on a 1 MB line, 0.3 s).
+fn deepest_after_html(b: &[u8]) -> usize {
+    let mut deepest = 0;
+    let mut at = 0;
+    while let Some(gt) = b.get(at..).and_then(|rest| rest.iter().position(|&c| c == b'>')) {
+        let mut i = at + gt + 1;
+        let mut levels = 0;
+        loop {
+            while matches!(b.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            match b.get(i) {
+                Some(b'>') => i += 1,
+                Some(b'-' | b'*' | b'+') if matches!(b.get(i + 1), Some(b' ' | b'\t')) => i += 2,
+                Some(b'0'..=b'9') => {
+                    let digits = b.get(i..).map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
+                    if digits > 9 || !matches!(b.get(i + digits), Some(b'.' | b')')) {
+                        break;
+                    }
+                    i += digits + 1;
+                }
+                _ => break,
+            }
+            levels += 1;
+            if levels > MAX_LINE_PREFIX {
+                return levels;
+            }
+        }
+        deepest = deepest.max(levels);
+        // The run just read holds no other start worth reading again.
+        at = i.max(at + gt + 1);
+    }
+    deepest
 }
 
 /// The most depth² × bytes a file may cost the lexer (a 100 KB file nested 20 deep).
@@ -2058,6 +2097,23 @@ fn js_trim(e: &[u16]) -> &[u16] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_after_an_html_block_count_as_nesting() {
+        // After `?>` the lexer starts new blocks mid-line: 16 quote levels on a long line.
+        let deep = format!("<?x?>{}{}\n<!-- c -->\n", "> ".repeat(16), "w".repeat(200_000));
+        assert!(too_deep(&deep));
+        assert_eq!(engine_content(&deep), deep);
+        assert!(too_deep(&format!("<!-- a -->{}x\n", ">".repeat(300))));
+        // Ordinary text with a `>` or two stays lexed.
+        for fine in ["a -> b\n<!-- c -->\n", "x >> y > z 12. w\n<!-- c -->\n", "<?x?>> quoted\n<!-- c -->\n"] {
+            assert!(!too_deep(fine), "{fine}");
+        }
+        assert_eq!(deepest_after_html(b"?>> > - 1. 22) * x"), 6);
+        // A list number has at most nine digits.
+        assert_eq!(deepest_after_html(b"> 123456789. x"), 1);
+        assert_eq!(deepest_after_html(b"> 1234567890. x"), 0);
+    }
 
     // Every expected value below is what Claude Code 2.1.328 put in `instructionFiles[].content`
     // for that file (tests/fixtures/engine-instructions.json holds the full runs).
