@@ -109,6 +109,8 @@ pub struct State {
     pub queued: Option<u64>,
     /// The UTF-8 texts that came with the last `pack` answer (`resume_packed`).
     pub inbox: Option<Vec<u8>>,
+    /// Compactions of the main conversation under way (their hooks started, not ended).
+    pub compacting: usize,
 }
 
 impl Default for State {
@@ -121,6 +123,7 @@ impl Default for State {
             compactions: 0,
             queued: None,
             inbox: None,
+            compacting: 0,
         }
     }
 }
@@ -452,6 +455,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         }
     }
 
+    let _under_way = (e.trigger.as_str() != Some("precompute")).then(|| UnderWay::new(&session));
     let mut e = e;
     let mut prep = prepare(&host, &session, &mut e).await;
     // "Saved" is a promise made before the history is written: a write that
@@ -514,6 +518,24 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         log(&host, dir, &entry).await;
     }
     Done::next()
+}
+
+/// Counts a compaction as under way while its hook runs (ended, failed or let go
+/// of alike), so a turn-end compaction waking meanwhile leaves it be.
+struct UnderWay(Rc<Session>);
+
+impl UnderWay {
+    fn new(session: &Rc<Session>) -> UnderWay {
+        session.state.borrow_mut().compacting += 1;
+        UnderWay(session.clone())
+    }
+}
+
+impl Drop for UnderWay {
+    fn drop(&mut self) {
+        let mut state = self.0.state.borrow_mut();
+        state.compacting = state.compacting.saturating_sub(1);
+    }
 }
 
 // ---- session.append (door: compaction) ----
@@ -716,9 +738,13 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     }
     let seen = session.state.borrow().compactions;
     let _ = host.call(Call::After { ms: TURN_END_DELAY_MS }).await;
-    // The context compacted meanwhile (the next prompt crossed the threshold):
-    // compacting the fresh context again would only lose it.
-    if session.state.borrow().compactions != seen {
+    // The context compacted meanwhile, or is compacting now (the next prompt
+    // crossed the threshold): compacting the fresh context again would only lose it.
+    let meanwhile = {
+        let state = session.state.borrow();
+        state.compactions != seen || state.compacting > 0
+    };
+    if meanwhile {
         if let Some(dir) = &dir {
             log(&host, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
         }

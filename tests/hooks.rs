@@ -445,6 +445,10 @@ struct Harness {
     /// Start session.compact on the whole event, as a host without the shim's
     /// deferral would (the core handles both).
     whole_events: bool,
+    /// A compaction the engine starts while a turn-end job waits on `after`,
+    /// still under way (its summary not back) when the wait ends; its id.
+    under_way_after: Option<Value>,
+    under_way: Option<u32>,
 }
 
 impl Harness {
@@ -454,6 +458,8 @@ impl Harness {
             fake: Fake::new(),
             during_after: None,
             whole_events: false,
+            under_way_after: None,
+            under_way: None,
         }
     }
 
@@ -463,6 +469,8 @@ impl Harness {
             fake: Fake::new(),
             during_after: None,
             whole_events: false,
+            under_way_after: None,
+            under_way: None,
         }
     }
 
@@ -590,6 +598,9 @@ impl Harness {
                     continue;
                 }
                 if call["op"] == "after" {
+                    if let Some(compaction) = self.under_way_after.take() {
+                        self.under_way = Some(self.start_until_next(&compaction));
+                    }
                     if let Some(compaction) = self.during_after.take() {
                         self.fire("session.compact", compaction)
                             .expect("the compaction in between");
@@ -644,6 +655,32 @@ impl Harness {
         } else {
             self.next(hook, e.clone(), "shim")
         }
+    }
+
+    /// Starts session.compact and answers it until it starts `next`; leaves it
+    /// there and answers its id.
+    fn start_until_next(&mut self, e: &Value) -> u32 {
+        let mut step: Value = serde_json::from_str(&self.core.start("session.compact", &roles(e).unwrap().to_string())).unwrap();
+        while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
+            let id = step["id"].as_u64().unwrap() as u32;
+            if calls.iter().any(|c| c["op"] == "startNext") {
+                self.fake.record("session.compact", json!({"op": "under way"}));
+                return id;
+            }
+            let answers: Vec<Value> = calls
+                .iter()
+                .map(|c| match c["op"].as_str() {
+                    Some("texts") => json!({"ok": []}),
+                    _ => match self.fake.perform("session.compact", c) {
+                        Ok(Some(v)) => json!({ "ok": v }),
+                        Ok(None) => json!({}),
+                        Err(err) => json!({ "err": err }),
+                    },
+                })
+                .collect();
+            step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+        }
+        panic!("the compaction ended without starting next: {step}");
     }
 
     fn compact(&mut self, e: Value) -> Result<Value, String> {
@@ -2124,6 +2161,24 @@ fn a_compaction_during_the_wait_makes_the_turn_end_moot() {
         "{\"at\":\"2023-11-14T22:13:21.500Z\",\"event\":\"turn-end-compact-skipped\",\"reason\":\"compacted meanwhile\"}"
     );
     assert!(h.armed(), "the engine's compaction re-armed");
+}
+
+#[test]
+fn a_compaction_under_way_when_the_wait_ends_makes_the_turn_end_moot() {
+    // The next prompt crossed the threshold and the engine is compacting (its
+    // summary not back yet) when the turn-end job wakes: it must not ask for
+    // another (found on a loaded machine: a stale second compaction).
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.under_way_after = Some(compact_event("auto"));
+    h.turn().unwrap();
+    assert!(h.fake.calls("compact").is_empty() && h.fake.calls("command").is_empty());
+    let lines = h.fake.log_lines();
+    assert!(lines.last().unwrap().contains("\"event\":\"turn-end-compact-skipped\""), "{lines:?}");
+    // Once it ends (here: let go of), none is under way and the next turn-end may compact.
+    assert_eq!(h.core.session().state.borrow().compacting, 1);
+    h.core.cancel(h.under_way.unwrap());
+    assert_eq!(h.core.session().state.borrow().compacting, 0);
 }
 
 #[test]
