@@ -66,14 +66,15 @@ pub fn too_deep(raw: &str) -> bool {
     let deepest = raw
         .split(['\n', '\r'])
         .map(|line| {
-            line.bytes()
+            let prefix = line
+                .bytes()
                 .take_while(|b| matches!(b, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'0'..=b'9' | b'.' | b')'))
                 .take(MAX_LINE_PREFIX + 1)
-                .count()
+                .count();
+            prefix.max(levels_after_html(line.as_bytes()))
         })
         .max()
-        .unwrap_or(0)
-        .max(raw.split(['\n', '\r']).map(|line| levels_after_html(line.as_bytes())).max().unwrap_or(0));
+        .unwrap_or(0);
     // Lazy lines under a deep quote cost about depth² × length: bound that too.
     deepest > MAX_LINE_PREFIX || deepest.saturating_mul(deepest).saturating_mul(raw.len()) > MAX_NESTED_WORK
 }
