@@ -1,45 +1,120 @@
 // compact-plus: the shim. The Rust core (pkg/) decides everything; this file
-// performs the `$` calls it asks for and hands the answers back (see src/host.rs).
-// Every path fails open: on any error the engine's own behaviour runs unchanged.
+// performs the `$` calls it asks for and hands the answers back (src/host.rs).
+//
+// What the shim promises, whatever happens:
+// 1. `next` is called at most once per hook (`Run.callNext`), and a hook that
+//    called it returns what it gave.
+// 2. An error reaches the engine only when it is `next`'s own rejection, passed
+//    up as it came; every other failure lets the engine's result through.
+// 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
+//    A throw there rebuilds the instance with the session state the core last
+//    carried and ids that go on past the old ones; a hook of the old instance
+//    then lets the engine's result through and says so in the debug log.
+// 4. Nothing a hook waits on waits forever: `$` calls time out, the compile
+//    wait is bounded. (The turn-end job's queued `/compact` resolves only when
+//    it has run; nothing waits on the job.)
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, RECALL_TOOL } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
 const CALL_TIMEOUT_MS = 30000
+// The compile settles in about 0.2 s after start-up (measured in the real CLI);
+// a hook still waiting past this passes through, within the host's 10 s budget.
+const COMPILE_WAIT_MS = 5000
+// The core's memory only grows; past this, once no hook is in flight, the
+// instance is rebuilt (its state carried) to hand the memory back.
+const HAND_BACK_BYTES = 32 * 1024 * 1024
 
 let compiled = null // Promise<WebAssembly.Module | null>, once per load
 let recallCompiled = null // the recall tool's search, compiled on its first call
-let live = false // the instance exists and has its options
 let options = '{}'
+
+// The one wasm instance and what outlives it.
+const core = {
+  module: null,
+  live: false, // instantiated, with its options and state
+  generation: 0, // bumped at every rebuild: a hook of an older one is lost
+  lastId: 0, // the highest hook id handed out: a rebuilt core starts past it
+  carried: '', // the session state the core last sent (`carry`), as JSON
+  inFlight: 0, // hooks between their first and last step
+}
 
 const text = (err) => String(err && err.message ? err.message : err)
 
-// Calls into wasm are synchronous; a trap rebuilds the instance for the next call.
-function guarded(call) {
+function instantiate() {
+  if (!core.live) {
+    initSync({ module: core.module })
+    init(options, core.carried, core.lastId + 1)
+    core.live = true
+  }
+}
+
+// A new instance, with the state and ids going on. Throws if even that fails;
+// the next hook then tries to instantiate again.
+function rebuild() {
+  core.live = false
+  core.generation++
+  __wbg_reset_state()
+  init(options, core.carried, core.lastId + 1)
+  core.live = true
+}
+
+// One synchronous call into the core that answers a step (JSON). A throw (a
+// trap) rebuilds the instance for the next call and passes the error on.
+function step(call) {
   try {
-    const step = JSON.parse(call())
+    const s = JSON.parse(call())
+    if (typeof s.id === 'number' && s.id > core.lastId) core.lastId = s.id
+    if (s.carry !== undefined) core.carried = JSON.stringify(s.carry)
     // Long write texts wait in the core's outbox: one string each, no JSON escaping.
-    for (const c of step.calls ?? []) if (c.op === 'write' && typeof c.textRef === 'number') c.text = takeText(c.textRef)
-    return step
+    for (const c of s.calls ?? []) if (c.op === 'write' && typeof c.textRef === 'number') c.text = takeText(c.textRef)
+    return s
   } catch (err) {
-    live = false
     try {
-      __wbg_reset_state()
-      init(options)
-      live = true
+      rebuild()
     } catch {}
     throw err
   }
 }
 
-function ready(module) {
-  if (!live) {
-    initSync({ module })
-    init(options)
-    live = true
+// A call into the core whose failure costs nothing but its own result.
+function quietly(call, fallback) {
+  try {
+    return call()
+  } catch {
+    return fallback
   }
+}
+
+// After a hook: a core grown large by one compaction is rebuilt small, once no
+// other hook is in flight (their machines would be lost).
+function handBack(log) {
+  if (core.inFlight > 0 || !core.live) return
+  const before = quietly(memoryBytes, 0)
+  if (before <= HAND_BACK_BYTES) return
+  try {
+    rebuild()
+    log(`compact-plus: the core's memory handed back (${before} bytes, now ${quietly(memoryBytes, 0)}); its state carried`)
+  } catch (err) {
+    log(`compact-plus: the core could not be rebuilt: ${text(err).slice(0, 300)}`)
+  }
+}
+
+// The module, or null when it did not compile or is not there within the wait.
+async function compiledWithin(io) {
+  let timer
+  const late = new Promise((resolve) => {
+    timer = io.after(COMPILE_WAIT_MS, () => resolve('late'))
+  })
+  const module = await Promise.race([compiled, late])
+  timer?.cancel?.()
+  if (module === 'late') {
+    io.log(`compact-plus: the wasm core was not ready after ${COMPILE_WAIT_MS} ms; this hook passes through`)
+    return null
+  }
+  return module
 }
 
 function downEvent(e, call) {
@@ -103,112 +178,145 @@ function pack(e) {
 
 // The core's first step on an event, and the event whose texts it may ask for
 // later (session.compact's; null for the others, which go across whole).
+// The JSON is made before the call: a value that will not stringify costs this
+// hook alone, not the instance every other hook in flight is using.
 function begin(hook, e) {
-  if (hook === 'session.compact' && e && Array.isArray(e.messages)) return [guarded(() => start(hook, roles(e))), e]
-  return [guarded(() => start(hook, JSON.stringify(e ?? {}))), null]
+  if (hook === 'session.compact' && e && Array.isArray(e.messages)) {
+    const json = roles(e)
+    return [step(() => start(hook, json)), e]
+  }
+  const json = JSON.stringify(e ?? {})
+  return [step(() => start(hook, json)), null]
 }
 
-// Runs one hook of the core to its end. `perform` does one `$` call.
-async function drive(hook, e, next, perform, log) {
-  let called = false
-  let started = null // a `next` started by `startNext`
-  let result
-  let rejected = null
+// One hook's dealings with `next`: called at most once, its result or its
+// rejection remembered. A job has no `next`.
+function newRun(e, next) {
+  const run = {
+    e,
+    called: false,
+    result: undefined,
+    rejected: null, // { err }: `next` rejected with err
+    started: null, // the promise of a `next` started by `startNext`
+    packed: null, // the UTF-8 texts of this step's `pack` answer
+    callNext(down) {
+      run.called = true
+      return new Promise((resolve) => resolve(next(down))).then(
+        (r) => (run.result = r),
+        (err) => {
+          run.rejected = { err }
+          throw err
+        },
+      )
+    },
+    // The engine's own result, as it stands: `next`'s if called, else a fresh `next(e)`.
+    passThrough() {
+      if (run.started) return run.started
+      if (run.called || !next) return run.result
+      return run.callNext(e)
+    },
+  }
+  return run
+}
+
+// The answer to one of the core's calls, as `{ok}` or `{err}`.
+async function answer(call, run, seen, next, io) {
+  switch (call.op) {
+    case 'texts':
+    case 'pack':
+      if (!seen) return { err: 'no texts were left out' }
+      try {
+        if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
+        const [skeleton, bytes] = pack(seen)
+        run.packed = bytes
+        return { ok: skeleton }
+      } catch (err) {
+        return { err: text(err) }
+      }
+    case 'startNext':
+      if (run.called || !next) return { err: 'next is not available here' }
+      run.started = run.callNext(downEvent(run.e, call))
+      run.started.catch(() => {}) // awaited by nextResult, or at the end
+      return { ok: null }
+    case 'nextResult':
+      if (!run.started) return { err: 'no next was started' }
+      return { ok: await run.started } // a rejection passes up: it is `next`'s
+    case 'next':
+      if (run.called || !next) return { err: 'next is not available here' }
+      return { ok: await run.callNext(downEvent(run.e, call)) }
+    default:
+      try {
+        return { ok: await io.perform(call) }
+      } catch (err) {
+        return { err: text(err) }
+      }
+  }
+}
+
+// What the hook returns once the core is done.
+async function finish(done, run, io) {
+  if (done.spawn) job(done.spawn, io)
+  if (done.skip && !run.called) return { skip: done.skip }
+  if (typeof done.answer === 'string') return { result: done.answer }
+  if (done.search) return { result: await search(done.search, io) }
+  let result = await run.passThrough()
+  if (done.instructionFiles) result = { ...result, instructionFiles: done.instructionFiles }
+  if (done.contextBlock) {
+    const blocks = Array.isArray(result?.blocks) ? result.blocks : []
+    result = { ...result, blocks: [...blocks, done.contextBlock] }
+  }
+  return result
+}
+
+// Runs one hook of the core to its end.
+async function drive(hook, e, next, io) {
+  const run = newRun(e, next)
   let id = 0
   try {
-    const module = await compiled
-    if (!module) return next(e)
-    ready(module)
-    let [step, seen] = begin(hook, e)
-    while (step.calls) {
-      id = step.id
-      let packed = null
-      const answers = await Promise.all(
-        step.calls.map(async (call) => {
-          if (call.op === 'texts' || call.op === 'pack') {
-            if (!seen) return { err: 'no texts were left out' }
-            try {
-              if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
-              const [skeleton, bytes] = pack(seen)
-              packed = bytes
-              return { ok: skeleton }
-            } catch (err) {
-              return { err: text(err) }
-            }
-          }
-          if (call.op === 'startNext') {
-            if (called || !next) return { err: 'next is not available here' }
-            called = true
-            started = new Promise((resolve) => resolve(next(downEvent(e, call)))).then(
-              (r) => (result = r),
-              (err) => {
-                rejected = { err }
-                throw err
-              },
-            )
-            started.catch(() => {}) // awaited by nextResult, or at the end
-            return { ok: null }
-          }
-          if (call.op === 'nextResult') {
-            if (!started) return { err: 'no next was started' }
-            return { ok: await started }
-          }
-          if (call.op === 'next') {
-            if (called || !next) return { err: 'next is not available here' }
-            called = true
-            try {
-              result = await next(downEvent(e, call))
-            } catch (err) {
-              rejected = { err }
-              throw err
-            }
-            return { ok: result }
-          }
-          try {
-            return { ok: await perform(call) }
-          } catch (err) {
-            return { err: text(err) }
-          }
-        }),
-      )
-      step = guarded(() => (packed ? resumePacked(id, JSON.stringify(answers), packed) : resume(id, JSON.stringify(answers))))
-    }
-    if (started) await started
-    if (step.done) {
-      const done = step.done
-      if (done.spawn) job(done.spawn, perform, log)
-      if (done.skip && !called) return { skip: done.skip }
-      if (typeof done.answer === 'string') return { result: done.answer }
-      if (done.search) return { result: await search(done.search, perform) }
-      if (!called && next) {
-        called = true
-        result = await next(e)
+    const module = await compiledWithin(io)
+    if (!module) return run.passThrough()
+    core.module = module
+    instantiate()
+    const generation = core.generation
+    core.inFlight++
+    try {
+      let [s, seen] = begin(hook, e)
+      while (s.calls) {
+        id = s.id
+        run.packed = null
+        const answers = await Promise.all(s.calls.map((call) => answer(call, run, seen, next, io)))
+        if (generation !== core.generation) {
+          io.log(`compact-plus: ${hook} was lost when the core was rebuilt; the engine's result stands`)
+          return await run.passThrough()
+        }
+        const packed = run.packed
+        const json = JSON.stringify(answers)
+        s = step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
       }
-      if (done.instructionFiles) return { ...result, instructionFiles: done.instructionFiles }
-      return result
+      if (run.started) await run.started
+      if (s.done) return await finish(s.done, run, io)
+      io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
+    } finally {
+      core.inFlight--
+      handBack(io.log)
     }
-    log(`compact-plus: ${hook} stopped short; the engine's result stands`)
   } catch (err) {
-    if (rejected) {
-      try {
-        cancel(id)
-      } catch {}
-      throw rejected.err
-    }
-    log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
+    // Its machine, if the instance still holds it, is of no more use.
+    if (id) quietly(() => cancel(id))
+    if (run.rejected) throw run.rejected.err
+    io.log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
   }
-  if (started) return started // its result, or its rejection passed up
-  return called || !next ? result : next(e)
+  return run.passThrough()
 }
 
 // The recall tool: read the history files the core named, search them in the
 // recall module. Any failure is the tool's answer, never the session's.
-async function search({ paths, query }, perform) {
+async function search({ paths, query }, io) {
   try {
     const module = await recallCompiled
     if (!module) return 'recall: the search module did not load'
     initRecall({ module })
-    const texts = await Promise.all(paths.map((path) => perform({ op: 'read', path })))
+    const texts = await Promise.all(paths.map((path) => io.perform({ op: 'read', path })))
     return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
@@ -218,21 +326,81 @@ async function search({ paths, query }, perform) {
 // session.start registers the recall tool from the spec the core's build wrote
 // into pkg/: the session's start does not wait for the wasm, which compiles
 // meanwhile for the hooks that need it.
-async function startSession(e, next, perform, log) {
+async function startSession(e, next, io) {
   try {
-    await perform({ op: 'registerTool', spec: RECALL_TOOL })
+    await io.perform({ op: 'registerTool', spec: RECALL_TOOL })
   } catch (err) {
-    log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
+    io.log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
   }
   return next(e)
 }
 
 // Work that outlives its hook (the turn-end compaction).
-function job(name, perform, log) {
-  drive(name, {}, null, perform, log).catch(() => {})
+function job(name, io) {
+  drive(name, {}, null, io).catch(() => {})
 }
 
-// One hook for the four events; `next.event` says which.
+// The `$` call behind each of the core's calls.
+function perform($, call) {
+  switch (call.op) {
+    case 'env':
+      if (call.name === 'HOME') return $.env.get('HOME')
+      if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
+      if (call.name === 'OS') return $.env.get('OS')
+      return Promise.reject(new Error(`no such variable: ${call.name}`))
+    case 'sessionId':
+      return $.session.id()
+    case 'now':
+      return $.clock.now()
+    case 'exists':
+      return $.fs.exists(call.path)
+    case 'read':
+      return $.fs.read(call.path)
+    case 'write':
+      return $.fs.write(call.path, call.text)
+    case 'list':
+      return $.fs.list(call.path)
+    case 'stat':
+      return $.fs.stat(call.path, call.resolve ? { resolve: true } : undefined)
+    case 'usage':
+      return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
+    case 'run':
+      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+    case 'debug':
+      return $.ui.log(call.text, { to: 'debug' })
+    case 'after':
+      return new Promise((resolve) => $.clock.after(call.ms, resolve))
+    case 'command':
+      return $.command.run({ command: call.command, args: call.args })
+    case 'registerTool':
+      return $.tool.register(call.spec)
+    default:
+      return Promise.reject(new Error(`unknown call: ${call.op}`))
+  }
+}
+
+// Calls that end by themselves: a wait, and the queued command (it resolves
+// once the command has run, however long the compaction takes).
+const UNTIMED = new Set(['after', 'command'])
+
+// What a hook does with the world: `$` calls bounded in time, the debug log, a clock.
+function hostOf($) {
+  return {
+    log: (line) => $.ui.log(line, { to: 'debug' }),
+    after: (ms, fn) => $.clock.after(ms, fn),
+    perform(call) {
+      const op = perform($, call)
+      if (UNTIMED.has(call.op)) return op
+      let timer
+      const late = new Promise((_, reject) => {
+        timer = $.clock.after(CALL_TIMEOUT_MS, () => reject(new Error(`${call.op} timed out`)))
+      })
+      return Promise.race([op, late]).finally(() => timer && timer.cancel())
+    },
+  }
+}
+
+// One hook for every event; `next.event` says which.
 function hook($, e, next) {
   compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm').catch((err) => {
     $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
@@ -244,61 +412,15 @@ function hook($, e, next) {
       return null
     })
   }
-  const log = (line) => $.ui.log(line, { to: 'debug' })
-  const perform = (call) => {
-    const op = (() => {
-      switch (call.op) {
-        case 'env':
-          if (call.name === 'HOME') return $.env.get('HOME')
-          if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
-          if (call.name === 'OS') return $.env.get('OS')
-          return Promise.reject(new Error(`no such variable: ${call.name}`))
-        case 'sessionId':
-          return $.session.id()
-        case 'now':
-          return $.clock.now()
-        case 'exists':
-          return $.fs.exists(call.path)
-        case 'read':
-          return $.fs.read(call.path)
-        case 'write':
-          return $.fs.write(call.path, call.text)
-        case 'list':
-          return $.fs.list(call.path)
-        case 'stat':
-          return $.fs.stat(call.path, call.resolve ? { resolve: true } : undefined)
-        case 'usage':
-          return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
-        case 'run':
-          return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
-        case 'debug':
-          return $.ui.log(call.text, { to: 'debug' })
-        case 'after':
-          return new Promise((resolve) => $.clock.after(call.ms, resolve))
-        case 'compact':
-          return $.session.compact()
-        case 'command':
-          return $.command.run({ command: call.command })
-        case 'registerTool':
-          return $.tool.register(call.spec)
-        default:
-          return Promise.reject(new Error(`unknown call: ${call.op}`))
-      }
-    })()
-    if (call.op === 'after' || call.op === 'compact' || call.op === 'command') return op
-    let timer
-    const late = new Promise((_, reject) => {
-      timer = $.clock.after(CALL_TIMEOUT_MS, () => reject(new Error(`${call.op} timed out`)))
-    })
-    return Promise.race([op, late]).finally(() => timer && timer.cancel())
-  }
-  if (next.event === 'session.start') return startSession(e, next, perform, log)
-  return drive(next.event, e, next, perform, log)
+  const io = hostOf($)
+  if (next.event === 'session.start') return startSession(e, next, io)
+  return drive(next.event, e, next, io)
 }
 
 export function register(on, opts) {
   options = JSON.stringify(opts ?? {})
-  live = false
+  core.live = false
+  core.carried = ''
   on('session.compact', hook).catch(($, e, next) => next(e))
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))

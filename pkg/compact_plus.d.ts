@@ -9,18 +9,6 @@ export function __constants(): any;
 
 export function __wbg_reset_state(): void;
 
-/**
- * The coverage audit of the held messages against the kept texts (a JSON list
- * of strings), as session.compact runs it: the length of its block, 0 for none.
- */
-export function benchAudit(kept_json: string): number;
-
-/**
- * Keeps a session's messages (JSON) in the module, so `benchAudit` times the
- * audit alone. Not used by the shim.
- */
-export function benchHold(messages_json: string): number;
-
 export function cancel(id: number): void;
 
 export function carriedMessages(messages: any): any;
@@ -30,11 +18,19 @@ export function cutMiddle(text: any, max: any, note: any): string;
 export function handoffInstructions(first_verbatim: any): string;
 
 /**
- * Starts the module over with these options (`register(on, options)`).
+ * Starts the module over with these options (`register(on, options)`), the
+ * state a lost instance carried (`carry` of its last step; `""` for none) and
+ * the first id the new instance may give a hook.
  */
-export function init(options_json: string): void;
+export function init(options_json: string, carried_json: string, first_id: number): void;
 
 export function joinInstructions(own: any, extra: any): string;
+
+/**
+ * The instance's linear memory in bytes: it only grows, so the shim rebuilds
+ * the instance (its state carried) once a large compaction has made it large.
+ */
+export function memoryBytes(): number;
 
 export function personText(text: any): string;
 
@@ -81,14 +77,13 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __constants: () => any;
-    readonly benchAudit: (a: number, b: number) => number;
-    readonly benchHold: (a: number, b: number) => number;
     readonly cancel: (a: number) => void;
     readonly carriedMessages: (a: any) => any;
     readonly cutMiddle: (a: any, b: any, c: any) => [number, number];
     readonly handoffInstructions: (a: any) => [number, number];
-    readonly init: (a: number, b: number) => void;
+    readonly init: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly joinInstructions: (a: any, b: any) => [number, number];
+    readonly memoryBytes: () => number;
     readonly personText: (a: any) => [number, number];
     readonly pointerText: (a: any, b: any) => [number, number];
     readonly renderHistory: (a: any, b: any) => [number, number];

@@ -25,36 +25,6 @@ export function __wbg_reset_state () {
 }
 
 /**
- * The coverage audit of the held messages against the kept texts (a JSON list
- * of strings), as session.compact runs it: the length of its block, 0 for none.
- * @param {string} kept_json
- * @returns {number}
- */
-export function benchAudit(kept_json) {
-    const ptr0 = passStringToWasm0(kept_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.benchAudit(ptr0, len0);
-    return ret >>> 0;
-}
-
-/**
- * Keeps a session's messages (JSON) in the module, so `benchAudit` times the
- * audit alone. Not used by the shim.
- * @param {string} messages_json
- * @returns {number}
- */
-export function benchHold(messages_json) {
-    const ptr0 = passStringToWasm0(messages_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.benchHold(ptr0, len0);
-    return ret >>> 0;
-}
-
-/**
  * @param {number} id
  */
 export function cancel(id) {
@@ -116,14 +86,28 @@ export function handoffInstructions(first_verbatim) {
 }
 
 /**
- * Starts the module over with these options (`register(on, options)`).
+ * Starts the module over with these options (`register(on, options)`), the
+ * state a lost instance carried (`carry` of its last step; `""` for none) and
+ * the first id the new instance may give a hook.
  * @param {string} options_json
+ * @param {string} carried_json
+ * @param {number} first_id
  */
-export function init(options_json) {
-    const ptr0 = passStringToWasm0(options_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
+export function init(options_json, carried_json, first_id) {
+    const val3 = +first_id;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(options_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(carried_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
     __wbg_call_guard();
-    wasm.init(ptr0, len0);
+    wasm.init(ptr0, len0, ptr1, len1, val3);
 }
 
 /**
@@ -145,6 +129,18 @@ export function joinInstructions(own, extra) {
         __wbg_call_guard();
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
+}
+
+/**
+ * The instance's linear memory in bytes: it only grows, so the shim rebuilds
+ * the instance (its state carried) once a large compaction has made it large.
+ * @returns {number}
+ */
+export function memoryBytes() {
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.memoryBytes();
+    return ret;
 }
 
 /**

@@ -2,14 +2,13 @@
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
 export const __constants: () => any;
-export const benchAudit: (a: number, b: number) => number;
-export const benchHold: (a: number, b: number) => number;
 export const cancel: (a: number) => void;
 export const carriedMessages: (a: any) => any;
 export const cutMiddle: (a: any, b: any, c: any) => [number, number];
 export const handoffInstructions: (a: any) => [number, number];
-export const init: (a: number, b: number) => void;
+export const init: (a: number, b: number, c: number, d: number, e: number) => void;
 export const joinInstructions: (a: any, b: any) => [number, number];
+export const memoryBytes: () => number;
 export const personText: (a: any) => [number, number];
 export const pointerText: (a: any, b: any) => [number, number];
 export const renderHistory: (a: any, b: any) => [number, number];

@@ -207,11 +207,28 @@ thread_local! {
         std::cell::RefCell::new(crate::hooks::Core::new(crate::hooks::Options::default()));
 }
 
-/// Starts the module over with these options (`register(on, options)`).
+/// Starts the module over with these options (`register(on, options)`), the
+/// state a lost instance carried (`carry` of its last step; `""` for none) and
+/// the first id the new instance may give a hook.
 #[wasm_bindgen]
-pub fn init(options_json: &str) {
-    let core = crate::hooks::Core::new(crate::hooks::Options::from_json(options_json));
+pub fn init(options_json: &str, carried_json: &str, first_id: u32) {
+    let options = crate::hooks::Options::from_json(options_json);
+    let core = crate::hooks::Core::rebuilt(options, carried_json, first_id);
     CORE.with(|c| *c.borrow_mut() = core);
+}
+
+/// The instance's linear memory in bytes: it only grows, so the shim rebuilds
+/// the instance (its state carried) once a large compaction has made it large.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        core::arch::wasm32::memory_size(0) as f64 * 65536.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
 }
 
 /// Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
@@ -256,12 +273,14 @@ pub fn cancel(id: u32) {
 
 // ---- the benchmark's handles on one pass (bench/run.mjs) ----
 
+#[cfg(feature = "bench")]
 thread_local! {
     static HELD: std::cell::RefCell<Messages> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Keeps a session's messages (JSON) in the module, so `benchAudit` times the
 /// audit alone. Not used by the shim.
+#[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = benchHold)]
 pub fn bench_hold(messages_json: &str) -> usize {
     let messages = message::parse_messages(messages_json);
@@ -272,6 +291,7 @@ pub fn bench_hold(messages_json: &str) -> usize {
 
 /// The coverage audit of the held messages against the kept texts (a JSON list
 /// of strings), as session.compact runs it: the length of its block, 0 for none.
+#[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = benchAudit)]
 pub fn bench_audit(kept_json: &str) -> usize {
     let kept: Vec<String> = serde_json::from_str(kept_json).unwrap_or_default();

@@ -13,14 +13,18 @@ use std::rc::Rc;
 
 use crate::host::{self, Answer, Call, Host, Machine, Step};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{audit, handoff, history, instructions_engine, prune, recall_tool, stamp, text, verbatim};
+use crate::{audit, handoff, history, instructions_engine, prune, recall_tool, stamp, terminal, text, verbatim};
 
 /// The auto-compact threshold changes only with the model or settings.
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;
-/// A headless host's `/compact` queues until idle; a direct call needs the turn over.
+/// How long after a turn ends its turn-end compaction is queued: a person who
+/// types on at once is not made to wait for it.
 const TURN_END_DELAY_MS: u64 = 1500;
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
+/// The name of the `prompt.context` block that carries the blocks where no
+/// summary row is appended through a hook (the terminal's `/compact`).
+const CONTEXT_BLOCK: &str = "compact-plus";
 /// Compactions of one trigger within one second that get a file each.
 const MAX_SAME_SECOND: usize = 50;
 /// Texts longer than this go through the outbox instead of the step's JSON.
@@ -84,8 +88,9 @@ impl Options {
         Options {
             turn_end_percent: number_or(&raw.turn_end_percent, d.turn_end_percent),
             verbatim_tokens: number_or(&raw.verbatim_tokens, d.verbatim_tokens),
-            // A keep period that is no number keeps everything rather than nothing.
-            keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days },
+            // A keep period that is no number keeps everything rather than nothing;
+            // under a day it would prune folders of sessions live in other terminals.
+            keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days.max(prune::MIN_KEEP_DAYS) },
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
             recall_tool: raw.recall_tool != JsVal::Bool(false),
@@ -93,39 +98,71 @@ impl Options {
     }
 }
 
-/// Per-session state; a module reload (or a rebuilt instance) starts it over.
-#[derive(Debug)]
+/// Per-session state. A module reload starts it over; a rebuilt instance gets
+/// the part that must outlive it back ([`Carried`]).
+#[derive(Debug, Default)]
 pub struct State {
-    /// Blocks for the next summary row of the main conversation.
+    pub carried: Carried,
+    /// The UTF-8 texts that came with the last `pack` answer (`resume_packed`).
+    pub inbox: Option<Vec<u8>>,
+    /// Compactions of the main conversation under way (their hooks started, not
+    /// ended). Not carried: a rebuild loses those hooks, so none is under way.
+    pub compacting: usize,
+}
+
+/// What the shim keeps for the core while it rebuilds the instance (after a
+/// trap, or to hand a large compaction's memory back): the session's state
+/// outside any one hook. The core sends it whenever it changes (`carry`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Carried {
+    /// Blocks of the last compaction of the main conversation, until they reach
+    /// the model (summary row or `prompt.context`, whichever comes first).
     pub pending: Option<Vec<String>>,
+    /// The pending blocks wait for the summary row alone: after an automatic
+    /// compaction the engine computes the context again in the middle of the
+    /// turn, before it appends the row, and sends no block of ours from it
+    /// (measured headless on 2.1.328); the row's door fires there, in the
+    /// terminal too (e2e-kit/tui README item 1).
+    pub row_only: bool,
     /// One turn-end compaction per context window.
     pub turn_end_armed: bool,
     /// The auto-compact threshold and when it was asked for.
     pub threshold: Option<(f64, f64)>,
     pub pruned: bool,
-    /// Compactions seen; a turn-end compaction planned before one is moot.
+    /// Compactions seen; a turn-end compaction queued before one is moot.
     pub compactions: u64,
-    /// A turn-end `/compact` queued in a headless host, with `compactions` then.
-    pub queued: Option<u64>,
-    /// The UTF-8 texts that came with the last `pack` answer (`resume_packed`).
-    pub inbox: Option<Vec<u8>>,
-    /// Compactions of the main conversation under way (their hooks started, not ended).
-    pub compacting: usize,
+    /// Our turn-end `/compact`, queued and not yet come through.
+    pub queued: Option<Queued>,
+    /// A precompute's summary, made with the handoff, waits to be installed.
+    pub precomputed: bool,
+    /// This process has looked for blocks an earlier one kept on disk (or made
+    /// its own, which take their place).
+    pub disk_read: bool,
 }
 
-impl Default for State {
+impl Default for Carried {
     fn default() -> Self {
-        State {
+        Carried {
             pending: None,
+            row_only: false,
             turn_end_armed: true,
             threshold: None,
             pruned: false,
             compactions: 0,
             queued: None,
-            inbox: None,
-            compacting: 0,
+            precomputed: false,
+            disk_read: false,
         }
     }
+}
+
+/// A turn-end `/compact` in the engine's queue: its marker's token, and the
+/// compactions seen when it was queued.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Queued {
+    pub token: String,
+    pub seen: u64,
 }
 
 pub struct Session {
@@ -134,6 +171,14 @@ pub struct Session {
 }
 
 impl Session {
+    pub fn carried(&self) -> std::cell::Ref<'_, Carried> {
+        std::cell::Ref::map(self.state.borrow(), |s| &s.carried)
+    }
+
+    pub fn carried_mut(&self) -> std::cell::RefMut<'_, Carried> {
+        std::cell::RefMut::map(self.state.borrow_mut(), |s| &mut s.carried)
+    }
+
     /// Text on its way to disk or into the summary row.
     pub fn clean(&self, text: &str) -> String {
         if self.options.redact {
@@ -150,6 +195,10 @@ pub struct Done {
     /// Replaces `instructionFiles` in `next`'s result (prompt.context).
     #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
     pub instruction_files: Option<serde_json::Value>,
+    /// A block added to `next`'s `blocks` (prompt.context): the blocks of a
+    /// compaction whose summary row no hook could reach.
+    #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
+    pub context_block: Option<ContextBlock>,
     /// A job the shim starts after returning, without waiting for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spawn: Option<&'static str>,
@@ -165,6 +214,13 @@ pub struct Done {
     pub search: Option<Search>,
 }
 
+/// One `prompt.context` block, as the engine takes them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextBlock {
+    pub name: &'static str,
+    pub text: String,
+}
+
 /// The recall tool's search: the files to read, and the query to run on them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Search {
@@ -174,7 +230,7 @@ pub struct Search {
 
 impl Done {
     fn next() -> Done {
-        Done { instruction_files: None, spawn: None, skip: None, answer: None, search: None }
+        Done { instruction_files: None, context_block: None, spawn: None, skip: None, answer: None, search: None }
     }
 
     fn answer(text: &str) -> Done {
@@ -197,10 +253,16 @@ async fn session_id(host: &Host) -> Result<JsVal, String> {
 }
 
 /// `<home>/.claude/compact-history/<session id>`, or `None` with no home.
+/// The home is `HOME`, as the engine's own `~/.claude` is, except on Windows
+/// (`OS=Windows_NT`), where it is `USERPROFILE`: WSL can share `USERPROFILE`
+/// into Linux as a `/mnt/c/…` path that is not this home.
 async fn history_dir(host: &Host) -> Result<Option<String>, String> {
-    let home = match env(host, "USERPROFILE").await? {
+    let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
+    let (first, second) = if windows { ("USERPROFILE", "HOME") } else { ("HOME", "USERPROFILE") };
+    // `??`: an empty value is a home that is not there, not a reason to look further.
+    let home = match env(host, first).await? {
         Some(h) => Some(h),
-        None => env(host, "HOME").await?,
+        None => env(host, second).await?,
     };
     let Some(home) = home.filter(|h| !h.is_empty()) else { return Ok(None) };
     let id = session_id(host).await?;
@@ -358,10 +420,15 @@ async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> R
 
 /// While the summarizer works: the history file, and the identifiers the audit
 /// will look for in the summary.
-async fn write_history(host: &Host, session: &Session, e: &mut CompactEvent, prep: &mut Prep) -> Result<(), String> {
+async fn write_history(
+    host: &Host,
+    session: &Session,
+    e: &mut CompactEvent,
+    trigger: String,
+    prep: &mut Prep,
+) -> Result<(), String> {
     let Some(dir) = &prep.dir else { return Ok(()) };
     let now = now(host).await?;
-    let trigger = e.trigger.to_js_string();
     let at = stamp::iso(now).ok_or("the clock answered no time")?;
     let stamp = stamp::stamp(now).unwrap_or_default();
     let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
@@ -376,6 +443,7 @@ async fn write_history(host: &Host, session: &Session, e: &mut CompactEvent, pre
         }
     }
     unpack_event(host, session, e).await?;
+    terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
     let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
     let names: Vec<String> =
@@ -399,10 +467,10 @@ async fn write_history(host: &Host, session: &Session, e: &mut CompactEvent, pre
 /// Deletes this mod's history folders for sessions that last compacted over the
 /// keep period ago, once per session. See `prune` for the rules.
 async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), String> {
-    if session.state.borrow().pruned {
+    if session.carried().pruned {
         return Ok(());
     }
-    session.state.borrow_mut().pruned = true;
+    session.carried_mut().pruned = true;
     let Some((root, current)) = dir.rsplit_once('/') else { return Ok(()) };
     let root_stat: prune::Stat = host::value(&host.call(Call::Stat { path: root.into(), resolve: true }).await)?;
     if root_stat.kind != "dir" || root_stat.is_link {
@@ -423,7 +491,7 @@ async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), Stri
         let (Ok(f), Ok(l)) = (host::value::<prune::Stat>(&stats[0]), host::value::<prune::Stat>(&stats[1])) else {
             continue;
         };
-        if prune::expired(&f, &folder, &l, cutoff) {
+        if prune::expired(&f, &folder, &l, cutoff, windows) {
             let _ = host
                 .call(Call::Run { argv: prune::remove_argv(&folder, windows), timeout_ms: prune::REMOVE_TIMEOUT_MS })
                 .await;
@@ -444,29 +512,55 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         return Done::next();
     }
 
-    // Our own queued turn-end `/compact`, reaching the front after the context
-    // already compacted (the next prompt crossed the threshold): moot.
-    if matches!(e.trigger.as_str(), Some("manual" | "plugin")) {
-        let mut state = session.state.borrow_mut();
-        if let Some(seen) = state.queued.take() {
-            if seen != state.compactions {
-                return Done { skip: Some(STALE_TURN_END.into()), ..Done::next() };
-            }
+    // Our own queued turn-end `/compact` is known by the marker it carries as its
+    // instructions, never by counts (a person's `/compact` is never refused). It
+    // is moot when the context compacted after it was queued.
+    let own = e.instructions.as_deref().and_then(turn_end::token_of).map(str::to_owned);
+    if let Some(token) = &own {
+        let mut carried = session.carried_mut();
+        let queued = carried.queued.take_if(|q| &q.token == token);
+        if queued.is_some_and(|q| q.seen != carried.compactions) {
+            return Done { skip: Some(STALE_TURN_END.into()), ..Done::next() };
         }
     }
+    let trigger = if own.is_some() { turn_end::TRIGGER.to_owned() } else { e.trigger.to_js_string() };
+    let person_instructions = if own.is_some() { None } else { e.instructions.clone() };
 
-    let _under_way = (e.trigger.as_str() != Some("precompute")).then(|| UnderWay::new(&session));
+    // A precompute installs nothing: its summary is kept for a later compaction,
+    // which gets the full treatment when it installs it. So the summarizer gets
+    // the handoff, and nothing is written, logged, counted or pending for it.
+    if e.trigger.as_str() == Some("precompute") {
+        let mut e = e;
+        let prep = prepare(&host, &session, &mut e).await;
+        let first = prep.verbatim.first().map(|v| v.text.as_str());
+        let instructions =
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
+        let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
+        let made = host::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
+        if made {
+            session.carried_mut().precomputed = true;
+        }
+        return Done::next();
+    }
+
+    let _under_way = UnderWay::new(&session);
     let mut e = e;
     let mut prep = prepare(&host, &session, &mut e).await;
     // "Saved" is a promise made before the history is written: a write that
     // then fails costs the pointer, and the summary says nothing it could miss.
     let first = prep.verbatim.first().map(|v| v.text.as_str());
     let instructions =
-        handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
-    if host.call(Call::StartNext { instructions: Some(instructions) }).await.is_err() {
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
+    // The engine installs a precomputed summary only for a dispatch whose
+    // instructions are as it sent them; changed, it discards that summary and
+    // asks the summarizer again (measured on 2.1.328). The precompute's own
+    // request carried the handoff, so leave these be.
+    let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
+    let down = (!installs_precomputed).then_some(instructions);
+    if host.call(Call::StartNext { instructions: down }).await.is_err() {
         return Done::next();
     }
-    if let Err(err) = write_history(&host, &session, &mut e, &mut prep).await {
+    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut prep).await {
         debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
     }
     let answer = host.call(Call::NextResult).await;
@@ -475,10 +569,11 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::next() };
     let out: Messages = message::parse_messages(out.get());
 
-    if e.trigger.as_str() != Some("precompute") {
-        let mut state = session.state.borrow_mut();
-        state.turn_end_armed = true;
-        state.compactions += 1;
+    {
+        let mut carried = session.carried_mut();
+        carried.turn_end_armed = true;
+        carried.compactions += 1;
+        carried.precomputed = false;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(prep.verbatim, &kept);
@@ -501,12 +596,22 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         }
         blocks.push(pointer);
     }
-    session.state.borrow_mut().pending = if blocks.is_empty() { None } else { Some(blocks) };
+    // These blocks belong to this compaction: any an earlier one left undelivered
+    // described a context this one has just summarized.
+    let pending = (!blocks.is_empty()).then_some(blocks);
+    {
+        let mut carried = session.carried_mut();
+        carried.pending = pending.clone();
+        carried.row_only = e.trigger.as_str() == Some("auto");
+        carried.disk_read = true;
+    }
 
     if let Some(dir) = &prep.dir {
+        keep_pending(&host, dir, pending.as_deref()).await;
         let _ = prune_old(&host, &session, dir).await;
         let mut entry = vec![("event", json_str("compact"))];
-        entry.extend(e.trigger.to_json().map(|t| ("trigger", t)));
+        let logged_trigger = if own.is_some() { Some(json_str(&trigger)) } else { e.trigger.to_json() };
+        entry.extend(logged_trigger.map(|t| ("trigger", t)));
         entry.extend([
             ("messages", e.messages.0.len().to_string()),
             ("kept", json_number(out.len() as f64 - 1.0)),
@@ -558,13 +663,42 @@ struct AppendMessage {
 
 async fn session_append(host: Host, session: Rc<Session>, e: AppendEvent) -> Done {
     let is_summary_row = e.message.0.as_ref().is_some_and(|m| m.kind.as_str() == Some("user") && m.role.as_str() == Some("user"));
-    let pending = session.state.borrow().pending.is_some();
+    let pending = session.carried().pending.is_some();
     if !pending || e.agent_id.truthy() || !is_summary_row {
         return Done::next();
     }
-    let blocks = session.state.borrow_mut().pending.take();
+    let blocks = session.carried_mut().pending.take();
     let _ = host.call(Call::Next { instructions: None, append: blocks }).await;
+    if let Ok(Some(dir)) = history_dir(&host).await {
+        keep_pending(&host, &dir, None).await;
+    }
     Done::next()
+}
+
+/// Where a compaction's blocks wait on disk until they reach the model: after a
+/// terminal `/compact` nothing carries them but the next prompt's context, and a
+/// person who leaves right after it resumes in a new process (`--resume`).
+const PENDING_FILE: &str = "pending-blocks.json";
+
+/// Keeps `blocks` (or, with `None`, that nothing waits) in the session's folder.
+/// A failed write costs the blocks a later process could have delivered.
+async fn keep_pending(host: &Host, dir: &str, blocks: Option<&[String]>) {
+    let text = blocks.map(|b| serde_json::to_string(b).unwrap_or_default()).unwrap_or_default();
+    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{PENDING_FILE}"), text }).await {
+        debug(host, &format!("compact-plus: {PENDING_FILE} was not written: {}", error_text(&err))).await;
+    }
+}
+
+/// The blocks an earlier process of this session kept and did not deliver.
+async fn pending_on_disk(host: &Host) -> Option<(String, Vec<String>)> {
+    let dir = history_dir(host).await.ok()??;
+    let path = format!("{dir}/{PENDING_FILE}");
+    if !host::value::<bool>(&host.call(Call::Exists { path: path.clone() }).await).unwrap_or(false) {
+        return None;
+    }
+    let text: String = host::value(&host.call(Call::Read { path }).await).ok()?;
+    let blocks: Vec<String> = serde_json::from_str(&text).ok()?;
+    (!blocks.is_empty()).then_some((dir, blocks))
 }
 
 // ---- prompt.context ----
@@ -601,12 +735,35 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String
     Some(instructions_engine::engine_loads(&content).then_some(content))
 }
 
+/// The engine computes the context blocks again after every compaction, and
+/// sends a block of a name it does not route in one copy, made when the
+/// conversation holds none: the one channel that reaches the model after a
+/// terminal `/compact`, where no `session.append` at door `compaction` fires.
 async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
-    let _ = &session;
     let answer = host.call(Call::next()).await;
     let Ok(result) = host::value::<ContextFiles>(&answer) else { return Done::next() };
+    // Taken only once `next` answered: a rejected `next` leaves them for the summary row.
+    let mut pending = {
+        let mut carried = session.carried_mut();
+        if carried.row_only { None } else { carried.pending.take() }
+    };
+    let first_look = !std::mem::replace(&mut session.carried_mut().disk_read, true);
+    if pending.is_some() {
+        if let Ok(Some(dir)) = history_dir(&host).await {
+            keep_pending(&host, &dir, None).await;
+        }
+    } else if first_look {
+        if let Some((dir, blocks)) = pending_on_disk(&host).await {
+            keep_pending(&host, &dir, None).await;
+            pending = Some(blocks);
+        }
+    }
+    let done = Done {
+        context_block: pending.map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") }),
+        ..Done::next()
+    };
     let Some(mut files) = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty()) else {
-        return Done::next();
+        return done;
     };
     let parsed: Vec<InstructionFile> =
         files.iter().map(|f| serde_json::from_value(f.clone()).unwrap_or_default()).collect();
@@ -617,7 +774,7 @@ async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Do
         .map(|(i, f)| (i, Call::Read { path: f.path.to_js_string() }))
         .collect();
     if to_read.is_empty() {
-        return Done::next();
+        return done;
     }
     let answers = host.ask(to_read.iter().map(|(_, c)| c.clone()).collect()).await;
     let mut refreshed = Vec::new();
@@ -639,7 +796,7 @@ async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Do
         }
     }
     if refreshed.is_empty() {
-        return Done::next();
+        return done;
     }
     let mut index = 0;
     files.retain(|_| {
@@ -650,7 +807,7 @@ async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Do
         let list = serde_json::to_string(&refreshed).unwrap_or_default();
         log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
     }
-    Done { instruction_files: Some(serde_json::Value::Array(files)), ..Done::next() }
+    Done { instruction_files: Some(serde_json::Value::Array(files)), ..done }
 }
 
 // ---- turn.complete, and the turn-end compaction it starts ----
@@ -665,7 +822,7 @@ struct TurnEvent {
 
 async fn turn_complete(host: Host, session: Rc<Session>, e: TurnEvent) -> Done {
     let _ = host.call(Call::next()).await;
-    let armed = session.state.borrow().turn_end_armed;
+    let armed = session.carried().turn_end_armed;
     if session.options.turn_end_percent > 0.0 && armed && !e.agent_id.truthy() && e.reason.as_str() == Some("answer") {
         return Done { spawn: Some("turn-end"), ..Done::next() };
     }
@@ -696,7 +853,7 @@ struct Breakdown {
 
 async fn auto_compact_threshold(host: &Host, session: &Session) -> Result<f64, String> {
     let now = now(host).await?;
-    if let Some((value, at)) = session.state.borrow().threshold {
+    if let Some((value, at)) = session.carried().threshold {
         if now - at < THRESHOLD_CACHE_MS {
             return Ok(value);
         }
@@ -707,7 +864,7 @@ async fn auto_compact_threshold(host: &Host, session: &Session) -> Result<f64, S
         Some(b) if b.enabled.truthy() && b.threshold.truthy() => number_or(&b.threshold, 0.0),
         _ => 0.0,
     };
-    session.state.borrow_mut().threshold = Some((value, now));
+    session.carried_mut().threshold = Some((value, now));
     Ok(value)
 }
 
@@ -725,10 +882,13 @@ fn error_text(err: &str) -> String {
 }
 
 async fn turn_end(host: Host, session: Rc<Session>) -> Done {
-    session.state.borrow_mut().turn_end_armed = false;
+    // The compactions as the turn ended, before any call gives the engine a turn:
+    // one that comes after this makes the turn-end compaction moot.
+    let seen = session.carried().compactions;
+    session.carried_mut().turn_end_armed = false;
     let near = is_near_threshold(&host, &session).await.unwrap_or(false);
     if !near {
-        session.state.borrow_mut().turn_end_armed = true;
+        session.carried_mut().turn_end_armed = true;
         return Done::next();
     }
     let Ok(dir) = history_dir(&host).await else { return Done::next() };
@@ -736,13 +896,12 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     if let Some(dir) = &dir {
         log(&host, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
     }
-    let seen = session.state.borrow().compactions;
     let _ = host.call(Call::After { ms: TURN_END_DELAY_MS }).await;
     // The context compacted meanwhile, or is compacting now (the next prompt
     // crossed the threshold): compacting the fresh context again would only lose it.
     let meanwhile = {
         let state = session.state.borrow();
-        state.compactions != seen || state.compacting > 0
+        state.carried.compactions != seen || state.compacting > 0
     };
     if meanwhile {
         if let Some(dir) = &dir {
@@ -750,23 +909,81 @@ async fn turn_end(host: Host, session: Rc<Session>) -> Done {
         }
         return Done::next();
     }
-    // A headless host (the desktop app, the SDK, -p) refuses $.session.compact:
-    // compaction there runs as a /compact command, which queues until idle.
-    if host.call(Call::Compact).await.is_ok() {
-        return Done::next();
-    }
-    let queued = host.call(Call::Command { command: "compact".into() }).await;
-    if queued.is_ok() {
-        session.state.borrow_mut().queued = Some(seen);
-    }
+    // A queued `/compact` reaches our own session.compact hook in every host
+    // (`$.session.compact()` from here would skip it in the terminal, and is
+    // refused headless). It resolves only after that compaction ran, so what
+    // recognises it is set first.
+    let token = turn_end::token(now(&host).await.unwrap_or(0.0), seen);
+    session.carried_mut().queued = Some(Queued { token: token.clone(), seen });
+    let queued = host.call(Call::Command { command: "compact".into(), args: turn_end::marker(&token) }).await;
     if let Err(err) = queued {
-        session.state.borrow_mut().turn_end_armed = true;
+        {
+            let mut carried = session.carried_mut();
+            carried.queued.take_if(|q| q.token == token);
+            carried.turn_end_armed = true;
+        }
         if let Some(dir) = &dir {
             let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&session.clean(&error_text(&err))))];
             log(&host, dir, &entry).await;
         }
     }
     Done::next()
+}
+
+/// The turn-end compaction's `/compact`: the marker its instructions carry.
+mod turn_end {
+    /// The trigger its history file and log line name.
+    pub const TRIGGER: &str = "turn-end";
+    const HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+
+    /// A token no other queued `/compact` of this session has: the clock, and
+    /// the compactions seen.
+    pub fn token(now: f64, seen: u64) -> String {
+        // The clock's last minutes in base 36: short on screen, and no two
+        // queued in one session alike (`seen` differs when the clock repeats).
+        let mut ms = if now.is_finite() && now >= 0.0 { (now as u64) % 36u64.pow(5) } else { 0 };
+        let mut digits = Vec::new();
+        loop {
+            digits.push(char::from_digit((ms % 36) as u32, 36).unwrap_or('0'));
+            ms /= 36;
+            if ms == 0 {
+                break;
+            }
+        }
+        let clock: String = digits.iter().rev().collect();
+        format!("{clock}-{seen}")
+    }
+
+    /// What the person sees as the queued command's arguments.
+    pub fn marker(token: &str) -> String {
+        format!("{HEAD}{token})")
+    }
+
+    /// The token of a marker, or `None` for any other instructions.
+    pub fn token_of(instructions: &str) -> Option<&str> {
+        let token = instructions.trim().strip_prefix(HEAD)?.strip_suffix(')')?;
+        let well_formed = !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        well_formed.then_some(token)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn a_marker_gives_its_token_back_and_nothing_else_is_one() {
+            for (now, seen) in [(1_796_115_389_325.0, 1), (0.0, 0), (f64::NAN, 7), (-5.0, 2), (1e300, 3)] {
+                let t = token(now, seen);
+                assert!(t.len() <= 5 + 1 + 20, "{t}");
+                assert_eq!(token_of(&marker(&t)), Some(t.as_str()));
+                assert_eq!(token_of(&format!("  {}\n", marker(&t))), Some(t.as_str()), "as the engine may trim it");
+            }
+            assert_ne!(token(1_796_115_389_325.0, 1), token(1_796_115_389_325.0, 2));
+            for other in ["", "keep the parser", "compact-plus: compacting between turns", &format!("{HEAD})"), &format!("{HEAD}a b)"), &format!("{HEAD}x) and more")] {
+                assert_eq!(token_of(other), None, "{other}");
+            }
+        }
+    }
 }
 
 // ---- the recall tool ----
@@ -809,15 +1026,30 @@ pub struct Core {
     session: Rc<Session>,
     machines: BTreeMap<u32, Machine<Done>>,
     next_id: u32,
+    /// The carried state as the shim last got it (`carry`), to send it again
+    /// only when it changed.
+    sent: Option<Carried>,
 }
 
-/// One step's answer to the shim, as JSON.
+/// One step's answer to the shim, as JSON. `carry` is the session state to keep
+/// across a rebuild, present when it changed since the last step.
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Wire<'a> {
-    Ask { id: u32, calls: &'a [Call] },
-    Done { done: &'a Done },
-    Stuck { stuck: bool },
+    Ask {
+        id: u32,
+        calls: &'a [Call],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        carry: Option<&'a Carried>,
+    },
+    Done {
+        done: &'a Done,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        carry: Option<&'a Carried>,
+    },
+    Stuck {
+        stuck: bool,
+    },
 }
 
 fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
@@ -827,11 +1059,23 @@ fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
 
 impl Core {
     pub fn new(options: Options) -> Core {
+        Core::rebuilt(options, "", 1)
+    }
+
+    /// A core that goes on where a lost instance stopped: its carried state (the
+    /// JSON of a `carry`; anything unreadable starts the state over), and ids
+    /// from `first_id` on, so no answer meant for a lost hook reaches a new one.
+    pub fn rebuilt(options: Options, carried_json: &str, first_id: u32) -> Core {
+        let carried = serde_json::from_str::<Carried>(carried_json).unwrap_or_default();
+        // What the shim holds is this state (`""` stands for the default one).
+        let sent = Some(carried.clone());
+        let state = State { carried, ..State::default() };
         Core {
             outbox: Vec::new(),
-            session: Rc::new(Session { options, state: RefCell::new(State::default()) }),
+            session: Rc::new(Session { options, state: RefCell::new(state) }),
             machines: BTreeMap::new(),
-            next_id: 1,
+            next_id: first_id.max(1),
+            sent,
         }
     }
 
@@ -910,7 +1154,10 @@ impl Core {
 
     fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>) -> String {
         self.outbox.clear();
-        match m.step(answers) {
+        let step = m.step(answers);
+        let carried = self.session.carried().clone();
+        let carry = (self.sent.as_ref() != Some(&carried)).then_some(&carried);
+        let (out, carried_out) = match step {
             Step::Ask(mut calls) => {
                 for call in calls.iter_mut() {
                     if let Call::Write { path, text } = call {
@@ -921,16 +1168,20 @@ impl Core {
                         }
                     }
                 }
-                let out = wire(&Wire::Ask { id, calls: &calls });
+                let out = wire(&Wire::Ask { id, calls: &calls, carry });
                 if self.machines.len() >= MAX_MACHINES {
                     self.machines.pop_first();
                 }
                 self.machines.insert(id, m);
-                out
+                (out, carry.is_some())
             }
-            Step::Done(done) => wire(&Wire::Done { done: &done }),
-            Step::Stuck => wire(&Wire::Stuck { stuck: true }),
+            Step::Done(done) => (wire(&Wire::Done { done: &done, carry }), carry.is_some()),
+            Step::Stuck => (wire(&Wire::Stuck { stuck: true }), false),
+        };
+        if carried_out {
+            self.sent = Some(carried);
         }
+        out
     }
 }
 

@@ -57,9 +57,10 @@ pub enum Call {
         #[serde(skip_serializing_if = "Option::is_none")]
         append: Option<Vec<String>>,
     },
-    /// The hook's `next`, started but not awaited: the shim answers once the
-    /// engine has had a turn to send the summary request, so the core works
-    /// while the summarizer does. [`Call::NextResult`] waits for its result.
+    /// The hook's `next`, started but not awaited: the shim calls it and answers
+    /// at once, so the core works while the summarizer does (the engine sends
+    /// the summary request in the turns the core's later calls give it).
+    /// [`Call::NextResult`] waits for its result.
     StartNext {
         #[serde(skip_serializing_if = "Option::is_none")]
         instructions: Option<String>,
@@ -75,10 +76,9 @@ pub enum Call {
     Pack,
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
-    /// `$.session.compact()`.
-    Compact,
-    /// `$.command.run({ command })`.
-    Command { command: String },
+    /// `$.command.run({ command, args })`: queued until the session is idle; it
+    /// resolves only after the queued command has run (measured on 2.1.328).
+    Command { command: String, args: String },
 }
 
 impl Call {

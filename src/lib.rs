@@ -9,6 +9,7 @@ pub mod message;
 pub mod stamp;
 pub mod verbatim;
 pub mod history;
+pub mod terminal;
 pub mod handoff;
 pub mod instructions;
 pub mod instructions_engine;

@@ -8,6 +8,8 @@
 use serde::Deserialize;
 
 pub const KEEP_DAYS: f64 = 30.0;
+/// The shortest keep period: a day, so no live session's folder goes.
+pub const MIN_KEEP_DAYS: f64 = 1.0;
 pub const DAY_MS: f64 = 86_400_000.0;
 pub const REMOVE_TIMEOUT_MS: u64 = 20_000;
 
@@ -56,13 +58,27 @@ pub fn candidates<'a>(entries: &'a [Entry], current: &str) -> Vec<&'a str> {
 
 /// A folder goes when it is still the real folder it claims to be and its log is
 /// older than the cutoff.
-pub fn expired(folder: &Stat, expected_real: &str, log: &Stat, cutoff_ms: f64) -> bool {
+pub fn expired(folder: &Stat, expected_real: &str, log: &Stat, cutoff_ms: f64, windows: bool) -> bool {
     folder.kind == "dir"
         && !folder.is_link
-        && folder.real_path.as_deref() == Some(expected_real)
+        && folder.real_path.as_deref().is_some_and(|real| same_path(real, expected_real, windows))
         && log.kind == "file"
         && !log.is_link
         && log.mtime_ms < cutoff_ms
+}
+
+/// Whether two paths name the same place as the file system spells it: on
+/// Windows `realPath` answers with `\` where the core joins with `/`, and
+/// names (drive letters too) compare without case.
+pub fn same_path(a: &str, b: &str, windows: bool) -> bool {
+    if !windows {
+        return a == b;
+    }
+    let norm = |p: &str| {
+        let p = p.replace('\\', "/").to_ascii_lowercase();
+        p.trim_end_matches('/').to_owned()
+    };
+    norm(a) == norm(b)
 }
 
 /// The command that removes `folder` (already checked by the rules above).
@@ -117,15 +133,31 @@ mod tests {
     fn expiry() {
         let dir = Stat { kind: "dir".into(), real_path: Some("/r/a".into()), ..Default::default() };
         let log = Stat { kind: "file".into(), mtime_ms: 10.0, ..Default::default() };
-        assert!(expired(&dir, "/r/a", &log, 11.0));
-        assert!(!expired(&dir, "/r/a", &log, 10.0));
-        assert!(!expired(&dir, "/elsewhere/a", &log, 11.0));
+        assert!(expired(&dir, "/r/a", &log, 11.0, false));
+        assert!(!expired(&dir, "/r/a", &log, 10.0, false));
+        assert!(!expired(&dir, "/elsewhere/a", &log, 11.0, false));
         let unresolved = Stat { real_path: None, ..dir.clone() };
-        assert!(!expired(&unresolved, "/r/a", &log, 11.0));
+        assert!(!expired(&unresolved, "/r/a", &log, 11.0, false));
         let linked = Stat { is_link: true, ..dir.clone() };
-        assert!(!expired(&linked, "/r/a", &log, 11.0));
+        assert!(!expired(&linked, "/r/a", &log, 11.0, false));
         let log_dir = Stat { kind: "dir".into(), ..log.clone() };
-        assert!(!expired(&dir, "/r/a", &log_dir, 11.0));
+        assert!(!expired(&dir, "/r/a", &log_dir, 11.0, false));
+    }
+
+    /// `$.fs.stat(…, {resolve: true}).realPath` on Windows answers with `\` and
+    /// whatever case the file system keeps; the core joins with `/`.
+    #[test]
+    fn expiry_on_windows_reads_backslashes_and_case() {
+        let dir = Stat { kind: "dir".into(), real_path: Some(r"C:\Users\Ann\.claude\compact-history\a".into()), ..Default::default() };
+        let log = Stat { kind: "file".into(), mtime_ms: 10.0, ..Default::default() };
+        let joined = r"C:\Users\Ann\.claude\compact-history/a";
+        assert!(expired(&dir, joined, &log, 11.0, true));
+        assert!(expired(&dir, "c:/users/ann/.claude/compact-history/a/", &log, 11.0, true));
+        assert!(!expired(&dir, r"C:\Users\Ann\.claude\compact-history/b", &log, 11.0, true));
+        assert!(!expired(&dir, r"D:\Users\Ann\.claude\compact-history/a", &log, 11.0, true));
+        // Elsewhere, the answer is compared as it is.
+        assert!(!expired(&dir, joined, &log, 11.0, false));
+        assert!(same_path("/r/a", "/r/a", false) && !same_path("/r/A", "/r/a", false));
     }
 
     #[test]

@@ -76,8 +76,18 @@ struct Fake {
     tokens: Value,
     breakdown: Value,
     next: HashMap<String, Result<Value, String>>,
-    compact: Result<Value, String>,
-    command: Result<Value, String>,
+    /// What `$.command.run` does: `Ok` queues the command, which the host runs
+    /// once idle (a `/compact` is a session.compact dispatch, trigger `manual`,
+    /// `instructions` its args) and only then resolves `{}`; `Err` rejects at once.
+    /// Measured on Claude Code 2.1.328, terminal and headless (the queued
+    /// `/compact` reaches the calling plugin's own session.compact hook; the
+    /// promise settles after that compaction).
+    command: Result<(), String>,
+    /// The conversation a queued `/compact` compacts.
+    queued_messages: Value,
+    /// Paths as a Windows host has them: it takes `/` and `\\` alike and answers
+    /// `realPath` with `\\` (issue [8]: pruning never deleted there).
+    windows: bool,
     fails: Vec<Fail>,
     log: Vec<Rec>,
 }
@@ -113,8 +123,12 @@ impl Fake {
             tokens: json!(1000),
             breakdown: json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 100_000}),
             next,
-            compact: Ok(Value::Null),
-            command: Ok(Value::Null),
+            command: Ok(()),
+            windows: false,
+            queued_messages: json!([
+                {"role": "user", "text": "Please keep going with the parser", "toolUses": [], "handle": "q1"},
+                {"role": "assistant", "text": "Done with the parser.", "toolUses": [], "handle": "q2"}
+            ]),
             fails: Vec::new(),
             log: Vec::new(),
         }
@@ -255,7 +269,10 @@ impl Fake {
         if let Some(msg) = self.injected(hook, call) {
             return Err(msg);
         }
-        let path = call["path"].as_str().unwrap_or("").to_owned();
+        let mut path = call["path"].as_str().unwrap_or("").to_owned();
+        if self.windows {
+            path = path.replace('\\', "/");
+        }
         match call["op"].as_str().unwrap_or("") {
             "env" => {
                 let name = call["name"].as_str().unwrap_or("");
@@ -286,7 +303,13 @@ impl Fake {
                 Ok(None)
             }
             "list" => self.list(&path).map(Some),
-            "stat" => self.stat(&path, call["resolve"] == json!(true)).map(Some),
+            "stat" => {
+                let mut stat = self.stat(&path, call["resolve"] == json!(true))?;
+                if let (true, Some(real)) = (self.windows, stat["realPath"].as_str()) {
+                    stat["realPath"] = json!(real.replace('/', "\\"));
+                }
+                Ok(Some(stat))
+            }
             "usage" => {
                 let mut context = json!({"tokens": self.tokens, "window": 200_000});
                 if call["breakdown"].is_string() {
@@ -302,8 +325,6 @@ impl Fake {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
                 Ok(None)
             }
-            "compact" => self.compact.clone().map(Some),
-            "command" => self.command.clone().map(Some),
             other => Err(format!("unknown call: {other}")),
         }
     }
@@ -449,6 +470,14 @@ struct Harness {
     /// still under way (its summary not back) when the wait ends; its id.
     under_way_after: Option<Value>,
     under_way: Option<u32>,
+    /// A compaction the engine runs after our `/compact` is queued and before it
+    /// comes to the front (the person's next prompt crossed the threshold).
+    before_queued: Option<Value>,
+    /// The last session state a step carried out (`carry`), as the shim keeps it.
+    carried: String,
+    /// A compaction the engine runs when the turn-end job first asks for this op
+    /// (it gave the engine a turn: the next prompt may have been sent then).
+    at_turn_end_op: Option<(&'static str, Value)>,
 }
 
 impl Harness {
@@ -460,6 +489,9 @@ impl Harness {
             whole_events: false,
             under_way_after: None,
             under_way: None,
+            before_queued: None,
+            carried: String::new(),
+            at_turn_end_op: None,
         }
     }
 
@@ -471,6 +503,9 @@ impl Harness {
             whole_events: false,
             under_way_after: None,
             under_way: None,
+            before_queued: None,
+            carried: String::new(),
+            at_turn_end_op: None,
         }
     }
 
@@ -509,6 +544,9 @@ impl Harness {
             None => self.core.start(hook, &e.to_string()),
         };
         let mut step: Value = serde_json::from_str(&first).expect("start answers JSON");
+        if let Some(carry) = step.get("carry") {
+            self.carried = carry.to_string();
+        }
         // A `next` started by `startNext`, its result taken by `nextResult`.
         let mut started: Option<Result<Value, String>> = None;
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
@@ -597,6 +635,33 @@ impl Harness {
                     }
                     continue;
                 }
+                if hook == "turn-end" && self.at_turn_end_op.as_ref().is_some_and(|(op, _)| call["op"] == *op) {
+                    if let Some((_, compaction)) = self.at_turn_end_op.take() {
+                        self.fire("session.compact", compaction).expect("the compaction meanwhile");
+                    }
+                }
+                if call["op"] == "command" {
+                    self.fake.record(hook, call.clone());
+                    let queued = match self.fake.injected(hook, &call) {
+                        Some(msg) => Err(msg),
+                        None => self.fake.command.clone(),
+                    };
+                    match queued {
+                        Err(err) => answers.push(json!({ "err": err })),
+                        Ok(()) => {
+                            if let Some(compaction) = self.before_queued.take() {
+                                self.fire("session.compact", compaction).expect("the compaction before ours");
+                            }
+                            // The host runs the queued command before it answers.
+                            let args = call["args"].as_str().unwrap_or("").to_owned();
+                            let e = json!({"trigger": "manual", "instructions": args, "messages": self.fake.queued_messages.clone()});
+                            let out = self.fire("session.compact", e);
+                            self.fake.record(hook, json!({"op": "queued ran", "result": format!("{out:?}")}));
+                            answers.push(json!({}));
+                        }
+                    }
+                    continue;
+                }
                 if call["op"] == "after" {
                     if let Some(compaction) = self.under_way_after.take() {
                         self.under_way = Some(self.start_until_next(&compaction));
@@ -619,6 +684,9 @@ impl Harness {
                 None => self.core.resume(id, &answers),
             };
             step = serde_json::from_str(&out).expect("resume answers JSON");
+            if let Some(carry) = step.get("carry") {
+                self.carried = carry.to_string();
+            }
         }
         // The shim never leaves a started `next` behind: its result is the hook's.
         if let (Some(r), Value::Null) = (&started, &result) {
@@ -640,7 +708,14 @@ impl Harness {
             if let Some(files) = done.get("instructionFiles") {
                 let mut r = result.as_object().cloned().unwrap_or_default();
                 r.insert("instructionFiles".into(), files.clone());
-                return Ok(Value::Object(r));
+                result = Value::Object(r);
+            }
+            if let Some(block) = done.get("contextBlock") {
+                let mut r = result.as_object().cloned().unwrap_or_default();
+                let mut blocks = r.get("blocks").and_then(Value::as_array).cloned().unwrap_or_default();
+                blocks.push(block.clone());
+                r.insert("blocks".into(), Value::Array(blocks));
+                result = Value::Object(r);
             }
             return Ok(result);
         }
@@ -709,11 +784,11 @@ impl Harness {
     }
 
     fn armed(&self) -> bool {
-        self.core.session().state.borrow().turn_end_armed
+        self.core.session().carried().turn_end_armed
     }
 
     fn pending(&self) -> Option<Vec<String>> {
-        self.core.session().state.borrow().pending.clone()
+        self.core.session().carried().pending.clone()
     }
 }
 
@@ -820,7 +895,7 @@ fn compaction_writes_history_passes_instructions_and_logs() {
         .iter()
         .map(|c| c["name"].clone())
         .collect();
-    assert_eq!(envs[..2], [json!("USERPROFILE"), json!("HOME")]);
+    assert_eq!(envs[..2], [json!("OS"), json!("HOME")]);
 
     let file = history_file("manual");
     let text = h.fake.text(&file).expect("history written");
@@ -894,24 +969,44 @@ fn no_home_and_no_userprofile() {
 }
 
 #[test]
-fn empty_userprofile_does_not_fall_back_to_home() {
-    // `??` only skips null and undefined: USERPROFILE="" means no home (ref:26-27).
+fn an_empty_home_does_not_fall_back() {
+    // `??` only skips null and undefined: HOME="" means no home (ref:26-27).
     let mut h = Harness::new();
-    h.fake.env.insert("USERPROFILE".into(), String::new());
+    h.fake.env.insert("HOME".into(), String::new());
+    h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
     assert_eq!(
         h.fake.calls("env"),
-        vec![json!({"op": "env", "name": "USERPROFILE"})]
+        vec![json!({"op": "env", "name": "OS"}), json!({"op": "env", "name": "HOME"})]
     );
     assert!(h.fake.calls("write").is_empty());
 }
 
 #[test]
-fn userprofile_preferred_over_home_with_forward_slashes() {
+fn userprofile_is_no_home_outside_windows() {
+    // WSL with WSLENV=USERPROFILE/p: USERPROFILE is the Windows home as a Linux
+    // path, not the home Claude Code keeps ~/.claude in.
+    let mut h = Harness::new();
+    h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
+    h.compact(compact_event("manual")).unwrap();
+    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
+    assert_eq!(h.fake.calls("write")[0]["path"], json!(history_file("manual")));
+    // With no HOME at all, it is the home that is there.
+    let mut h = Harness::new();
+    h.fake.env.clear();
+    h.fake.env.insert("USERPROFILE".into(), "/u/ann".into());
+    h.compact(compact_event("manual")).unwrap();
+    let file = format!("/u/ann/.claude/compact-history/{SID}/{NOW_STAMP}-manual.md");
+    assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
+}
+
+#[test]
+fn on_windows_userprofile_is_preferred_with_forward_slashes() {
     let mut h = Harness::new();
     h.fake
         .env
         .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.compact(compact_event("manual")).unwrap();
 
     // HOME is never asked once USERPROFILE answers (ref:26).
@@ -1020,7 +1115,7 @@ fn env_rejecting_costs_the_history_alone() {
     // (ref:148-151), losing the handoff and the verbatim block too, though
     // neither needs the home folder.
     let mut h = Harness::new();
-    h.fake.fail("env", "USERPROFILE", "denied");
+    h.fake.fail("env", "HOME", "denied");
     let mut e = compact_event("manual");
     e["instructions"] = json!("mine");
     h.compact(e.clone()).unwrap();
@@ -1051,7 +1146,7 @@ fn env_rejecting_costs_the_history_alone() {
 #[test]
 fn subagent_compaction_gets_instructions_only() {
     let mut h = Harness::new();
-    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.core.session().carried_mut().turn_end_armed = false;
     let mut e = compact_event("auto");
     e["agentId"] = json!("agent-7");
     e["instructions"] = json!("  keep the test names \n");
@@ -1176,7 +1271,7 @@ fn verbatim_the_engine_kept_is_dropped() {
 #[test]
 fn result_without_messages_leaves_state_alone() {
     let mut h = Harness::new();
-    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.core.session().carried_mut().turn_end_armed = false;
     for result in [
         json!({"tokensBefore": 1}),
         json!({"messages": null}),
@@ -1464,7 +1559,7 @@ fn context_edited_file_without_home_is_refreshed_unlogged() {
 fn context_env_rejecting_after_a_refresh_still_refreshes() {
     let mut h = Harness::new();
     h.fake.add_file("/p/CLAUDE.md", "new", NOW);
-    h.fake.fail("env", "USERPROFILE", "denied");
+    h.fake.fail("env", "HOME", "denied");
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
     let out = context(&mut h, json!({}), result);
     assert_eq!(
@@ -1542,7 +1637,7 @@ fn turn_complete_spawns_only_armed_on_a_main_answer() {
         assert_eq!(!h.fake.calls("spawn").is_empty(), spawns, "{e}");
     }
     // Disarmed: no job.
-    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.core.session().carried_mut().turn_end_armed = false;
     h.fake.clear();
     h.turn().unwrap();
     assert!(h.fake.calls("spawn").is_empty());
@@ -1570,53 +1665,70 @@ fn turn_end_percent_from_options_is_a_number() {
     let mut h = Harness::with(Options::from_json(r#"{"turnEndPercent":"50"}"#));
     h.fake.tokens = json!(50_000);
     h.turn().unwrap();
-    assert_eq!(h.fake.calls("compact").len(), 1);
+    assert_eq!(h.fake.calls("command").len(), 1);
     assert!(h.fake.log_lines()[0].ends_with("\"event\":\"turn-end-compact\",\"percent\":50}"));
 }
 
+/// The marker of the turn-end compaction's queued `/compact`.
+const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+
 #[test]
-fn near_threshold_logs_waits_and_compacts() {
+fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.turn().unwrap();
 
     assert_eq!(
         h.fake.ops("turn-end"),
-        [
-            "usage",
-            "now",
-            "usage",
-            "env",
-            "env",
-            "sessionId",
-            "now",
-            "exists",
-            "write",
-            "after",
-            "compact"
-        ]
+        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
     );
     let usage = h.fake.calls("usage");
     assert_eq!(usage[0], json!({"op": "usage"}));
     assert_eq!(usage[1], json!({"op": "usage", "breakdown": "summary"}));
-    assert_eq!(
-        h.fake.calls("after"),
-        vec![json!({"op": "after", "ms": 1500})]
-    );
-    assert_eq!(h.fake.now, NOW + 1500.0);
-    assert_eq!(
-        h.fake.log_lines(),
-        vec![format!(
-            "{{\"at\":\"{NOW_ISO}\",\"event\":\"turn-end-compact\",\"percent\":90}}"
-        )]
-    );
-    assert!(h.fake.calls("command").is_empty());
-    assert!(!h.armed(), "one turn-end compaction per window");
+    assert_eq!(h.fake.calls("after"), vec![json!({"op": "after", "ms": 1500})]);
+    // `$.session.compact()` is never asked: in the terminal it would skip our own hook.
+    assert!(h.fake.calls("compact").is_empty());
+    let command = &h.fake.calls("command")[0];
+    assert_eq!(command["command"], json!("compact"));
+    let args = command["args"].as_str().unwrap();
+    assert!(args.starts_with(MARKER_HEAD) && args.ends_with(')'), "{args}");
 
-    // Disarmed until a compaction re-arms: the next answer starts nothing.
-    h.fake.clear();
+    // The queued /compact ran through our own hook, as the host runs it: the
+    // summarizer got the handoff, not the marker; the history is named turn-end.
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some("Please keep going with the parser"), true)));
+    // Named for the clock when it ran, 1.5 s after the turn.
+    let file = format!("{}/2023-11-14T221321Z-turn-end.md", dir());
+    assert!(h.fake.text(&file).is_some(), "{:?}", h.fake.files.keys().collect::<Vec<_>>());
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0], format!("{{\"at\":\"{NOW_ISO}\",\"event\":\"turn-end-compact\",\"percent\":90}}"));
+    assert!(lines[1].contains("\"event\":\"compact\",\"trigger\":\"turn-end\""), "{}", lines[1]);
+    // Counted and re-armed for the next window, the blocks pending for it.
+    assert_eq!(h.core.session().carried().compactions, 1);
+    assert!(h.armed());
+    assert!(h.pending().is_some());
+    assert!(h.core.session().carried().queued.is_none());
+}
+
+#[test]
+fn two_turn_end_compactions_and_the_persons_compact_all_compact() {
+    // Issue [8] item 3: the queued count was stored only after `$.command.run`
+    // resolved, which is after the queued compaction ran; the person's next
+    // /compact, and every second turn-end compaction, were then refused.
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
     h.turn().unwrap();
-    assert!(h.fake.calls("spawn").is_empty());
+    h.turn().unwrap();
+    let ran: Vec<Value> = h.fake.calls("queued ran");
+    assert_eq!(ran.len(), 2);
+    assert!(ran.iter().all(|r| !r["result"].as_str().unwrap().contains("skip")), "{ran:?}");
+    h.fake.clear();
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert!(out.get("skip").is_none(), "{out}");
+    assert_eq!(h.nexts("session.compact").len(), 1);
+    assert_eq!(h.core.session().carried().compactions, 3);
 }
 
 #[test]
@@ -1637,31 +1749,15 @@ fn below_threshold_rearms_without_compacting() {
 }
 
 #[test]
-fn compact_rejected_runs_the_compact_command() {
+fn a_refused_command_rearms_and_logs_the_error() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.fake.compact = Err("session.compact is not available in a headless session".into());
-    h.turn().unwrap();
-    assert_eq!(
-        h.fake.calls("command"),
-        vec![json!({"op": "command", "command": "compact"})]
-    );
-    let ops = h.fake.ops("turn-end");
-    assert_eq!(ops[ops.len() - 2..], ["compact", "command"]);
-    assert!(!h.armed());
-    assert_eq!(h.fake.log_lines().len(), 1, "no failure logged");
-}
-
-#[test]
-fn both_rejected_rearm_and_log_the_error() {
-    let mut h = Harness::new();
-    h.fake.tokens = json!(NEAR);
-    h.fake.compact = Err("no".into());
     // 'é' is one UTF-16 unit and two UTF-8 bytes: the cut counts units (ref:118).
     let long = "é".repeat(400);
     h.fake.command = Err(long);
     h.turn().unwrap();
     assert!(h.armed(), "re-armed (ref:117)");
+    assert!(h.core.session().carried().queued.is_none());
     let lines = h.fake.log_lines();
     assert_eq!(lines.len(), 2);
     assert_eq!(
@@ -1677,7 +1773,7 @@ fn both_rejected_rearm_and_log_the_error() {
     h.fake.clear();
     h.turn().unwrap();
     assert_eq!(h.fake.calls("spawn").len(), 1);
-    assert_eq!(h.fake.calls("compact").len(), 1);
+    assert_eq!(h.fake.calls("command").len(), 1);
 }
 
 #[test]
@@ -1760,7 +1856,7 @@ fn env_rejecting_when_near_stays_disarmed_without_compacting() {
     // historyDir throws after `near`: compactIfNear rejects before the timer (ref:109).
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.fake.fail("env", "USERPROFILE", "denied");
+    h.fake.fail("env", "HOME", "denied");
     h.turn().unwrap();
     assert!(h.fake.calls("compact").is_empty());
     assert!(h.fake.calls("after").is_empty());
@@ -1772,8 +1868,7 @@ fn no_home_when_near_compacts_without_logging() {
     let mut h = Harness::new();
     h.fake.env.clear();
     h.fake.tokens = json!(NEAR);
-    h.fake.compact = Err("no".into());
-    h.fake.command = Err("no either".into());
+    h.fake.command = Err("no".into());
     h.turn().unwrap();
     assert!(h.fake.calls("write").is_empty());
     assert_eq!(h.fake.calls("command").len(), 1);
@@ -1781,33 +1876,60 @@ fn no_home_when_near_compacts_without_logging() {
 }
 
 #[test]
-fn a_compaction_rearms_except_precompute() {
+fn a_precompute_is_no_compaction_and_the_one_that_installs_it_is() {
+    // precompute "installs nothing: its result is kept for the next compaction"
+    // (claude-code.d.ts, SessionCompactInput): issue [8] item 4.
     let mut h = Harness::new();
-    h.fake.tokens = json!(NEAR);
-    h.turn().unwrap();
-    assert!(!h.armed());
-
-    // A precompute compaction does not re-arm (ref:156).
+    h.core.session().carried_mut().turn_end_armed = false;
     h.compact(compact_event("precompute")).unwrap();
+    // The summarizer gets the handoff ...
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert!(nexts[0]["down"]["instructions"].as_str().unwrap().contains("From the compact-plus mod:"));
+    // ... and nothing is written, logged, counted, re-armed or pending.
+    assert!(h.fake.calls("write").is_empty());
+    assert!(h.fake.log_lines().is_empty());
     assert!(!h.armed());
-    assert!(h.pending().is_some(), "it still leaves blocks");
-    h.fake.clear();
-    h.turn().unwrap();
-    assert!(h.fake.calls("spawn").is_empty());
+    assert!(h.pending().is_none());
+    assert_eq!(h.core.session().carried().compactions, 0);
 
-    // The compaction that follows (the one the turn end asked for) re-arms.
-    h.compact(compact_event("manual")).unwrap();
+    assert!(h.core.session().carried().precomputed);
+
+    // The compaction that installs it gets the full treatment, once, and leaves
+    // the instructions as the engine sent them: changed, the engine discards the
+    // precomputed summary and asks the summarizer again (measured on 2.1.328:
+    // tests/HOST.md, "precompute").
+    h.compact(compact_event("auto")).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 2);
+    assert!(nexts[1]["down"].get("instructions").is_none(), "{}", nexts[1]["down"]);
+    assert!(!h.core.session().carried().precomputed);
     assert!(h.armed());
-    h.fake.clear();
-    h.turn().unwrap();
-    assert_eq!(h.fake.calls("spawn").len(), 1);
+    assert!(h.pending().is_some());
+    assert_eq!(h.fake.log_lines().len(), 1);
+    assert!(h.fake.text(&history_file("auto")).is_some());
+    assert_eq!(h.core.session().carried().compactions, 1);
+}
+
+#[test]
+fn after_a_precompute_a_compaction_with_the_persons_instructions_gets_the_handoff() {
+    // The engine cannot install the precomputed summary then anyway: the
+    // person's instructions make a new one.
+    let mut h = Harness::new();
+    h.compact(compact_event("precompute")).unwrap();
+    let mut e = compact_event("manual");
+    e["instructions"] = json!("keep the parser");
+    h.compact(e).unwrap();
+    let down = &h.nexts("session.compact")[1]["down"]["instructions"];
+    assert!(down.as_str().unwrap().starts_with("keep the parser"), "{down}");
+    assert!(down.as_str().unwrap().contains("From the compact-plus mod:"), "{down}");
 }
 
 #[test]
 fn a_compaction_without_home_still_rearms() {
     let mut h = Harness::new();
     h.fake.env.clear();
-    h.core.session().state.borrow_mut().turn_end_armed = false;
+    h.core.session().carried_mut().turn_end_armed = false;
     h.compact(compact_event("auto")).unwrap();
     assert!(h.armed());
 }
@@ -1914,12 +2036,26 @@ fn prune_keep_days_option() {
 }
 
 #[test]
+fn keep_days_under_one_is_a_day() {
+    // 0 would prune every other session's folder, live ones in other terminals too.
+    for days in ["0", "-3", "0.2"] {
+        let mut h = Harness::with(Options::from_json(&format!(r#"{{"keepDays":{days}}}"#)));
+        assert_eq!(h.core.session().options.keep_days, 1.0, "{days}");
+        old_log(&mut h, ROOT, OLD, 0.5);
+        old_log(&mut h, ROOT, "22222222-2222-4222-8222-222222222222", 1.5);
+        h.compact(compact_event("manual")).unwrap();
+        assert_eq!(runs(&h).len(), 1, "{days}: only the folder over a day old");
+    }
+}
+
+#[test]
 fn prune_on_windows_uses_rd_with_backslashes() {
     let mut h = Harness::new();
     h.fake
         .env
         .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
+    h.fake.windows = true;
     old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
     assert_eq!(
@@ -2089,7 +2225,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(
         first["calls"],
-        json!([{"op": "env", "name": "USERPROFILE"}])
+        json!([{"op": "env", "name": "OS"}])
     );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
@@ -2113,7 +2249,10 @@ fn a_module_reload_starts_over() {
     h.turn().unwrap(); // caches the threshold
     h.compact(compact_event("manual")).unwrap(); // pending, pruned
     h.fake.tokens = json!(NEAR);
-    h.turn().unwrap(); // disarmed
+    h.fake.command = Err("not now".into());
+    h.turn().unwrap(); // queued and refused: armed again; the threshold cached
+    h.core.session().carried_mut().turn_end_armed = false;
+    h.fake.command = Ok(());
     assert!(!h.armed() && h.pending().is_some());
 
     h.core = Core::new(Options::default());
@@ -2144,6 +2283,22 @@ fn a_module_reload_starts_over() {
 // ---------------------------------------------------------------- a turn-end compaction gone stale
 // Not in the reference: compact-plus's own rule that a turn-end compaction the
 // engine already overtook does not compact the fresh context again.
+
+#[test]
+fn a_compaction_before_the_wait_makes_the_turn_end_moot_too() {
+    // The next prompt went out while the job was still asking for the usage or
+    // writing its log line, and crossed the engine's threshold (seen on the real
+    // CLI headless: the job then queued a /compact of the fresh context).
+    for op in ["usage", "write"] {
+        let mut h = Harness::new();
+        h.fake.tokens = json!(NEAR);
+        h.at_turn_end_op = Some((op, compact_event("auto")));
+        h.turn().unwrap();
+        assert!(h.fake.calls("command").is_empty(), "{op}: queued a compaction of the fresh context");
+        let lines = h.fake.log_lines();
+        assert!(lines.last().unwrap().contains("turn-end-compact-skipped"), "{op}: {lines:?}");
+    }
+}
 
 #[test]
 fn a_compaction_during_the_wait_makes_the_turn_end_moot() {
@@ -2187,62 +2342,208 @@ fn a_precompute_during_the_wait_is_no_compaction() {
     h.fake.tokens = json!(NEAR);
     h.during_after = Some(compact_event("precompute"));
     h.turn().unwrap();
-    assert_eq!(h.fake.calls("compact").len(), 1);
+    assert_eq!(h.fake.calls("command").len(), 1);
 }
 
 #[test]
 fn a_queued_compact_overtaken_by_another_is_skipped() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.fake.compact = Err("headless".into());
+    // The engine compacts on its own before our queued /compact comes to the front ...
+    h.before_queued = Some(compact_event("auto"));
     h.turn().unwrap();
     assert_eq!(h.fake.calls("command").len(), 1, "queued as /compact");
+    // ... so ours, when it runs, is skipped without next, and writes nothing.
+    let ran = h.fake.calls("queued ran");
+    assert!(ran[0]["result"].as_str().unwrap().contains(r#""skip": String("compact-plus:"#), "{ran:?}");
+    assert_eq!(h.nexts("session.compact").len(), 1, "the engine's own only");
+    assert!(h.fake.text(&history_file("turn-end")).is_none());
+    assert!(h.armed(), "the engine's compaction re-armed");
 
-    // The engine compacts on its own first ...
+    // The person's own /compact after it runs, and so does every later one.
+    for _ in 0..2 {
+        h.fake.clear();
+        let out = h.compact(compact_event("manual")).unwrap();
+        assert!(out.get("skip").is_none());
+        assert_eq!(h.nexts("session.compact").len(), 1);
+    }
+}
+
+#[test]
+fn a_persons_compact_is_never_taken_for_ours() {
+    // A /compact that is not our marker, while ours is queued (the person typed
+    // /compact meanwhile, after another compaction): it runs.
+    let mut h = Harness::new();
+    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "5-0".into(), seen: 0 });
     h.compact(compact_event("auto")).unwrap();
-    assert!(h.armed());
-    // ... so our queued /compact, when it runs, is skipped without next.
-    h.fake.clear();
-    let out = h.compact(compact_event("manual")).unwrap();
-    let reason = out["skip"].as_str().expect("a skip").to_owned();
-    assert!(reason.starts_with("compact-plus:"), "{reason}");
-    assert!(h.nexts("session.compact").is_empty());
-    assert!(h.fake.calls("write").is_empty());
-
-    // Once: the person's own /compact after it runs.
     h.fake.clear();
     let out = h.compact(compact_event("manual")).unwrap();
     assert!(out.get("skip").is_none());
     assert_eq!(h.nexts("session.compact").len(), 1);
-}
-
-#[test]
-fn a_queued_compact_not_overtaken_runs() {
-    for trigger in ["manual", "plugin"] {
-        let mut h = Harness::new();
-        h.fake.tokens = json!(NEAR);
-        h.fake.compact = Err("headless".into());
-        h.turn().unwrap();
-        h.fake.clear();
-        let out = h.compact(compact_event(trigger)).unwrap();
-        assert!(out.get("skip").is_none(), "{trigger}");
-        assert_eq!(h.nexts("session.compact").len(), 1, "{trigger}");
-        assert!(h.armed());
-    }
+    // A marker whose token is not the one queued (a module reload lost it): ours,
+    // treated as a turn-end compaction, never skipped.
+    h.fake.clear();
+    let mut e = compact_event("manual");
+    e["instructions"] = json!(format!("{MARKER_HEAD}77-3)"));
+    let out = h.compact(e).unwrap();
+    assert!(out.get("skip").is_none());
+    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some(FIRST), true)));
+    assert!(h.fake.text(&history_file("turn-end")).is_some());
 }
 
 #[test]
 fn a_failed_queue_marks_nothing() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.fake.compact = Err("headless".into());
     h.fake.command = Err("refused".into());
     h.turn().unwrap();
+    assert!(h.core.session().carried().queued.is_none());
     h.compact(compact_event("auto")).unwrap();
     h.fake.clear();
     let out = h.compact(compact_event("manual")).unwrap();
     assert!(out.get("skip").is_none());
     assert_eq!(h.nexts("session.compact").len(), 1);
+}
+
+// ---------------------------------------------------------------- the channel the blocks leave by
+
+/// The `compact-plus` block a prompt.context answer carries, if any.
+fn context_block(out: &Value) -> Option<String> {
+    let blocks = out["blocks"].as_array()?;
+    let ours: Vec<&Value> = blocks.iter().filter(|b| b["name"] == "compact-plus").collect();
+    assert!(ours.len() <= 1, "one block at most: {out}");
+    ours.first().map(|b| b["text"].as_str().unwrap_or("").to_owned())
+}
+
+#[test]
+fn after_a_terminal_compact_the_blocks_leave_through_prompt_context_once() {
+    // In the terminal a person's /compact appends no summary row through door
+    // `compaction` (e2e-kit/tui README item 1, measured on 2.1.328); the engine
+    // computes the context blocks again before the next request, and sends a
+    // block of ours in one copy (measured in this project's TUI probe).
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    let engine = json!({"blocks": [{"name": "claudeMd", "text": "x"}, {"name": "currentDate", "text": "y"}]});
+    let out = context(&mut h, json!({"blocks": []}), engine.clone());
+    let text = context_block(&out).expect("the blocks, as a context block");
+    assert_eq!(out["blocks"][0], engine["blocks"][0], "the engine's blocks first, unchanged");
+    let close = "</user-messages-verbatim>";
+    let (verbatim, pointer) = text.split_at(text.find(close).expect("a verbatim block") + close.len());
+    verbatim_block(verbatim, &[FIRST], &[]);
+    assert_eq!(pointer, format!("\n\n{}", pointer_block(&history_file("manual"), &dir())));
+    assert!(h.pending().is_none());
+    // Once: the next context computation, and a late summary row, carry nothing.
+    let again = context(&mut h, json!({"blocks": []}), engine);
+    assert_eq!(context_block(&again), None);
+    h.append(summary_row()).unwrap();
+    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+}
+
+#[test]
+fn where_the_summary_row_comes_first_it_carries_the_blocks_and_the_context_none() {
+    // Headless, and the terminal's own threshold compaction: door `compaction`
+    // fires for the summary row before the next request is built.
+    let mut h = Harness::new();
+    h.compact(compact_event("auto")).unwrap();
+    h.append(summary_row()).unwrap();
+    let blocks = appended(&h);
+    assert_eq!(blocks.len(), 2);
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
+    assert_eq!(context_block(&out), None);
+    assert_eq!(out, json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
+}
+
+#[test]
+fn blocks_a_process_did_not_deliver_reach_the_resumed_session() {
+    // A terminal /compact, then /exit: nothing carried the blocks yet. The
+    // resumed session (a new process, the same session id) sends them at its
+    // first prompt, once.
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    let kept = format!("{}/pending-blocks.json", dir());
+    let blocks = h.pending().unwrap();
+    assert_eq!(h.fake.text(&kept), Some(serde_json::to_string(&blocks).unwrap().as_str()));
+
+    h.core = Core::new(Options::default()); // the resumed process
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out), Some(blocks.join("\n\n")));
+    assert_eq!(h.fake.text(&kept), Some(""), "delivered: nothing waits");
+    h.core = Core::new(Options::default());
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out), None);
+
+    // Delivered by the summary row in the first process: nothing waits either.
+    let mut h = Harness::new();
+    h.compact(compact_event("auto")).unwrap();
+    h.append(summary_row()).unwrap();
+    assert_eq!(h.fake.text(&kept), Some(""));
+}
+
+#[test]
+fn after_an_automatic_compaction_the_blocks_wait_for_the_summary_row() {
+    // Inside a turn the engine computes the context again before it appends the
+    // summary row, and sends no block of ours from that (measured headless on
+    // 2.1.328: the request after held neither); the row's door fires after it.
+    let mut h = Harness::new();
+    h.compact(compact_event("auto")).unwrap();
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
+    assert_eq!(context_block(&out), None);
+    assert!(h.pending().is_some());
+    h.append(summary_row()).unwrap();
+    assert_eq!(appended(&h).len(), 2, "the row carries them");
+    assert!(h.pending().is_none());
+}
+
+#[test]
+fn a_rejected_context_next_leaves_the_blocks_pending() {
+    let mut h = Harness::new();
+    h.compact(compact_event("manual")).unwrap();
+    h.fake.next.insert("prompt.context".into(), Err("engine says no".into()));
+    assert!(h.fire("prompt.context", json!({"blocks": []})).is_err());
+    assert!(h.pending().is_some());
+}
+
+#[test]
+fn a_rebuilt_core_goes_on_with_the_state_carried_and_new_ids() {
+    // The shim rebuilds the instance after a trap, or to hand a large
+    // compaction's memory back; what the session needs must outlive it.
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR - 1);
+    h.turn().unwrap(); // the threshold, cached
+    h.compact(compact_event("manual")).unwrap(); // pending blocks, pruned, counted
+    let before = h.core.session().carried().clone();
+    assert!(before.pending.is_some() && before.pruned && before.compactions == 1 && before.threshold.is_some());
+    let carried: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).expect("the last carry is the state");
+    assert_eq!(carried, before);
+
+    h.core = Core::rebuilt(Options::default(), &h.carried, 500);
+    assert_eq!(*h.core.session().carried(), before);
+    assert_eq!(h.core.session().state.borrow().compacting, 0);
+    let first: Value = serde_json::from_str(&h.core.start("turn.complete", "{}")).unwrap();
+    assert!(first["id"].as_u64().unwrap() >= 500, "{first}");
+    // Unreadable carried state starts over, rather than failing.
+    let fresh = Core::rebuilt(Options::default(), "{not json", 0);
+    assert!(fresh.session().carried().pending.is_none() && fresh.session().carried().turn_end_armed);
+}
+
+#[test]
+fn a_step_carries_the_state_only_when_it_changed() {
+    let mut h = Harness::new();
+    h.fake.tokens = json!(0); // no threshold asked
+    h.turn().unwrap();
+    // Disarmed while it looked, armed again after: the shim holds the state as it ended.
+    let after_turn: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).unwrap_or_default();
+    assert_eq!(after_turn, compact_plus::hooks::Carried::default());
+    h.compact(compact_event("manual")).unwrap();
+    let carried: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).unwrap();
+    assert_eq!(carried.compactions, 1);
+    // A step that changes nothing carries nothing.
+    let mut core = Core::rebuilt(Options::default(), &h.carried, 9);
+    let first: Value = serde_json::from_str(&core.start("turn.complete", "{}")).unwrap();
+    assert!(first.get("carry").is_none(), "{first}");
+    let id = first["id"].as_u64().unwrap() as u32;
+    let done: Value = serde_json::from_str(&core.resume(id, r#"[{"ok":{}}]"#)).unwrap();
+    assert!(done.get("carry").is_none(), "unchanged: {done}");
 }
 
 // ---------------------------------------------------------------- history over the write limit

@@ -99,7 +99,7 @@ fn strings_and_fallbacks() {
 
 #[wasm_bindgen_test]
 fn the_hook_driver_speaks_json() {
-    init("{}");
+    init("{}", "", 1);
     let step = start("session.append", r#"{"message":{"type":"user","role":"user","content":[]}}"#);
     assert_eq!(step, r#"{"done":{}}"#);
     assert_eq!(start("no.such.hook", "{}"), r#"{"stuck":true}"#);
@@ -112,7 +112,7 @@ fn the_hook_driver_speaks_json() {
 /// every text as UTF-8 through `resumePacked` while the summarizer works.
 #[wasm_bindgen_test]
 fn session_compact_takes_its_texts_late_and_as_bytes() {
-    init("{}");
+    init("{}", "", 1);
     let roles = r#"{"trigger":"manual","textsDeferred":true,"messages":[{"role":"user","handle":"h1"},{"role":"assistant"}]}"#;
     let mut step: serde_json::Value = serde_json::from_str(&start("session.compact", roles)).unwrap();
     let mut history = None;

@@ -25,24 +25,39 @@ function usage(on: On, tokens: number) {
   return asked
 }
 
-function engine(on: On, compact: () => SessionCompactResult = () => ({ messages: [{ role: 'assistant', text: 'The summary.', toolUses: [] }] })) {
-  const raised: { event: string; e: unknown }[] = []
+/**
+ * The engine beneath: a queued command resolves only once it has run (measured
+ * on Claude Code 2.1.328, terminal and headless: `$.command.run` settles after
+ * the queued `/compact` compacted), so `command.run` here waits for `ran`, which
+ * the test gives once it has run the compaction itself. `queue` throws for a
+ * command that cannot be queued.
+ */
+function engine(on: On, ran: Promise<void> = Promise.resolve(), queue: () => void = () => {}) {
+  const raised: { event: string; e: any }[] = []
   on('turn.complete', (_$, e) => ({ text: e.answer }))
-  on('session.compact', (_$, e) => {
+  on('session.compact', (_$, e): SessionCompactResult => {
     raised.push({ event: 'session.compact', e })
-    return compact()
+    return { messages: [{ role: 'user', text: 'The summary.', toolUses: [] }] }
   })
-  on('command.run', (_$, e) => {
+  on('command.run', async (_$, e) => {
     raised.push({ event: 'command.run', e })
+    queue()
+    await ran
     return {}
   })
   return raised
 }
 
-test('near the threshold the answer passes unchanged and the context compacts 1500 ms after the turn', async ($, on) => {
+const MESSAGES = [
+  { role: 'user' as const, text: 'Please finish the KIWI parser', toolUses: [] },
+  { role: 'assistant' as const, text: 'Done with the KIWI parser.', toolUses: [] },
+]
+
+test('near the threshold the answer passes unchanged and a /compact of ours is queued 1500 ms after the turn', async ($, on) => {
   const w = world(on)
   const asked = usage(on, NEAR)
-  const raised = engine(on)
+  let ran = () => {}
+  const raised = engine(on, new Promise<void>((r) => (ran = r)))
 
   expect(await $.turn.complete(TURN)).toEqual({ text: 'Done.' })
   await w.clock.settle()
@@ -51,22 +66,44 @@ test('near the threshold the answer passes unchanged and the context compacts 15
   await w.clock.advance(1499)
   expect(raised).toEqual([])
   await w.clock.advance(1)
-  // In the kit a plugin's `$.session.compact()` reaches the test's hook as
-  // called, with no argument: the engine fills `trigger` in a real session.
-  expect(raised).toEqual([{ event: 'session.compact', e: {} }])
+  // Never `$.session.compact()`: in the terminal it would skip our own hook.
+  expect(raised.map((r) => r.event)).toEqual(['command.run'])
+  const queued = raised[0]?.e
+  expect(queued).toMatchObject({ command: 'compact', origin: { kind: 'plugin', name: 'compact-plus' } })
+  expect(queued.args).toMatch(/^compact-plus: compacting between turns, .*\(#[0-9a-z]+-0\)$/)
+
+  // The engine runs it when idle: our session.compact, trigger manual, the args as instructions.
+  await $.session.compact({ trigger: 'manual', instructions: queued.args, messages: MESSAGES })
+  ran()
+  const down = raised[1]?.e
+  expect(down.instructions.startsWith('From the compact-plus mod:')).toBe(true)
+  expect(down.instructions.includes('compacting between turns')).toBe(false)
+  await w.clock.settle()
+  const lines = w.text(LOG).trim().split('\n').map((l) => JSON.parse(l))
+  expect(lines.map((l) => [l.event, l.trigger])).toEqual([['turn-end-compact', undefined], ['compact', 'turn-end']])
+  expect(w.ops('write').some((c) => c.path?.endsWith('-turn-end.md'))).toBe(true)
 })
 
-test('when the compaction is refused (a headless host) a /compact command is queued instead', async ($, on) => {
+test('a /compact that cannot be queued re-arms and says why in the log', async ($, on) => {
   const w = world(on)
   usage(on, NEAR)
-  const raised = engine(on, () => {
-    throw new Error('$.session.compact: a turn is running (t2)')
+  const raised = engine(on, Promise.resolve(), () => {
+    throw new Error('$.command.run: past a Stop')
   })
 
   expect(await $.turn.complete(TURN)).toEqual({ text: 'Done.' })
   await w.clock.advance(1500)
-  expect(raised.map((r) => r.event)).toEqual(['session.compact', 'command.run'])
-  expect(raised[1]?.e).toMatchObject({ command: 'compact', origin: { kind: 'plugin', name: 'compact-plus' } })
+  await w.clock.settle()
+  expect(raised.map((r) => r.event)).toEqual(['command.run'])
+  const lines = w.text(LOG).trim().split('\n').map((l) => JSON.parse(l))
+  expect(lines.map((l) => l.event)).toEqual(['turn-end-compact', 'turn-end-compact-failed'])
+  // The kit reports the refusal in its own words ("no implementation for command.run").
+  expect(String(lines[1].error ?? '').length).toBeGreaterThan(0)
+  // Re-armed: the next answer near the threshold tries again.
+  expect(await $.turn.complete(TURN)).toEqual({ text: 'Done.' })
+  await w.clock.advance(1500)
+  await w.clock.settle()
+  expect(raised.map((r) => r.event)).toEqual(['command.run', 'command.run'])
 })
 
 test('far from the threshold nothing happens after the answer', async ($, on) => {

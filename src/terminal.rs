@@ -1,0 +1,173 @@
+//! What the interactive terminal leaves in the conversation, made readable for
+//! the history file.
+//!
+//! In the terminal UI, local commands (`/compact`, `/plugin`, …) are user rows
+//! of the conversation a compaction receives, and their output keeps the raw
+//! ANSI escapes the screen drew (`ESC[2mCompacted …ESC[22m`, measured on Claude
+//! Code 2.1.328; headless, the same row reads `Compacted `). A search for a word
+//! must not trip over escapes, and a history should not spend a heading on each
+//! echo: each local-command row becomes one short line, the caveat none.
+
+use std::borrow::Cow;
+
+use crate::message::Messages;
+use crate::text;
+
+/// How much of a local command's output the history keeps on its one line.
+const OUTPUT_UNITS: usize = 200;
+const ESC: char = '\u{1b}';
+
+/// `s` without ANSI escape sequences: CSI (`ESC [` … a final byte), OSC
+/// (`ESC ]` … `BEL` or `ESC \`), and the two-character escapes. An escape cut
+/// off at the end of the text goes with it.
+pub fn strip_ansi(s: &str) -> Cow<'_, str> {
+    if !s.contains(ESC) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != ESC {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('[') => {
+                // Parameters and intermediates, up to a final byte in @..~.
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' {
+                        break;
+                    }
+                    if c == ESC && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The text between `<tag>` and `</tag>`, when `s` holds both in that order.
+fn inside<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = s.find(&open)? + open.len();
+    let rest = s.get(start..)?;
+    let end = rest.find(&close)?;
+    rest.get(..end)
+}
+
+/// What a local-command row becomes in the history: `None` when the text is no
+/// such row, `Some(None)` when it says nothing worth a line (the caveat, an
+/// empty output), else its one line.
+pub fn local_command_line(text_in: &str) -> Option<Option<String>> {
+    let t = text::trim(text_in);
+    if t.starts_with("<local-command-caveat>") {
+        return Some(None);
+    }
+    if t.starts_with("<command-name>") {
+        let name = inside(t, "command-name").map(text::trim).unwrap_or("");
+        let args = inside(t, "command-args").map(text::trim).unwrap_or("");
+        let line = if args.is_empty() { name.to_owned() } else { format!("{name} {args}") };
+        let line = text::collapse_space(&strip_ansi(&line));
+        return Some(Some(format!("(local command: {})", text::head(&line, OUTPUT_UNITS))));
+    }
+    for (tag, what) in [("local-command-stdout", "output"), ("local-command-stderr", "error output")] {
+        if t.starts_with(&format!("<{tag}>")) {
+            let out = inside(t, tag).unwrap_or_else(|| t.get(tag.len() + 2..).unwrap_or(""));
+            let out = text::collapse_space(&strip_ansi(out));
+            let out = text::trim(&out);
+            if out.is_empty() || out == "(no content)" {
+                return Some(None);
+            }
+            let cut = text::head(out, OUTPUT_UNITS);
+            let more = if cut.len() < out.len() { " …" } else { "" };
+            return Some(Some(format!("(local command {what}: {cut}{more})")));
+        }
+    }
+    None
+}
+
+/// The conversation as the history file shows it: escapes gone from every text
+/// and tool result, each local-command row one line or none.
+pub fn tidy(messages: &mut Messages) {
+    for m in messages.iter_mut().flatten() {
+        if let Some(t) = m.text.as_deref() {
+            let line = if m.is_user() { local_command_line(t) } else { None };
+            m.text = match line {
+                Some(line) => Some(line.unwrap_or_default()),
+                None => match strip_ansi(t) {
+                    Cow::Owned(s) => Some(s),
+                    Cow::Borrowed(_) => m.text.take(),
+                },
+            };
+        }
+        for u in m.tool_uses.0.iter_mut() {
+            if let Some(Cow::Owned(s)) = u.text.as_deref().map(strip_ansi) {
+                u.text = Some(s);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::parse_messages;
+
+    #[test]
+    fn escapes_go() {
+        assert_eq!(strip_ansi("\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m"), "Compacted (ctrl+o to see full summary)");
+        assert_eq!(strip_ansi("a\u{1b}[1;31mred\u{1b}[0m b"), "ared b");
+        assert_eq!(strip_ansi("link \u{1b}]8;;http://x\u{7}x\u{1b}]8;;\u{1b}\\ end"), "link x end");
+        assert_eq!(strip_ansi("cut \u{1b}[12"), "cut ");
+        assert_eq!(strip_ansi("lone \u{1b}"), "lone ");
+        assert!(matches!(strip_ansi("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn local_command_rows_are_one_line_or_none() {
+        // As the terminal of Claude Code 2.1.328 hands them to session.compact.
+        let name = "<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>keep it</command-args>";
+        assert_eq!(local_command_line(name), Some(Some("(local command: /compact keep it)".into())));
+        let bare = "<command-name>/plugin</command-name>\n<command-message>plugin</command-message>\n<command-args></command-args>";
+        assert_eq!(local_command_line(bare), Some(Some("(local command: /plugin)".into())));
+        let out = "<local-command-stdout>\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m</local-command-stdout>";
+        assert_eq!(local_command_line(out), Some(Some("(local command output: Compacted (ctrl+o to see full summary))".into())));
+        assert_eq!(local_command_line("<local-command-stdout>(no content)</local-command-stdout>"), Some(None));
+        assert_eq!(local_command_line("<local-command-caveat>Caveat: …</local-command-caveat>"), Some(None));
+        assert_eq!(local_command_line("please run /compact later"), None);
+        let long = format!("<local-command-stdout>{}</local-command-stdout>", "x".repeat(5000));
+        let line = local_command_line(&long).flatten().unwrap_or_default();
+        assert!(line.len() < 260 && line.ends_with(" …)"), "{line}");
+        // Unclosed: the rest of the row is the output.
+        assert_eq!(local_command_line("<local-command-stdout>half"), Some(Some("(local command output: half)".into())));
+    }
+
+    #[test]
+    fn tidy_keeps_the_person_and_drops_the_noise() {
+        let mut m = parse_messages(
+            r#"[{"role":"user","text":"<local-command-caveat>The command below was run directly</local-command-caveat>"},
+                {"role":"user","text":"<command-name>/compact</command-name> <command-args>keep X</command-args>"},
+                {"role":"user","text":"<local-command-stdout>\u001b[2mCompacted\u001b[22m</local-command-stdout>"},
+                {"role":"user","text":"fix \u001b[1mthe\u001b[0m test"},
+                {"role":"assistant","text":"<command-name>/x</command-name>","toolUses":[{"tool":"Bash","text":"\u001b[32mok\u001b[0m"}]},
+                null]"#,
+        );
+        tidy(&mut m);
+        let texts: Vec<&str> = m.iter().flatten().map(|m| m.text()).collect();
+        assert_eq!(texts, ["", "(local command: /compact keep X)", "(local command output: Compacted)", "fix the test", "<command-name>/x</command-name>"]);
+        let result = m.get(4).and_then(Option::as_ref).and_then(|m| m.tool_uses.0.first()).and_then(|u| u.text.as_deref());
+        assert_eq!(result, Some("ok"));
+    }
+}
