@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSession, textOf, lastMessageText, firstUserText, allMessagesText, debugLines } from './harness.mjs';
+import { runSession, textOf, lastMessageText, firstUserText, allMessagesText, debugLines, summaryRows } from './harness.mjs';
 
 const MOD = process.env.E2E_MOD ?? 'repo';
 const TEST_TIMEOUT_MS = 120000; // a hung CLI is killed by the harness well before this
@@ -91,9 +91,6 @@ function historyFiles(run, root = run.historyRoot) {
     .map((f) => ({ ...f, path: f.path.split(path.sep).join('/') }));
 }
 
-function summaryRows(run) {
-  return run.transcript.filter((r) => r.isCompactSummary && r.type === 'user');
-}
 
 function verbatimBlock(text) {
   const start = text.lastIndexOf(VERBATIM_OPEN);
@@ -376,20 +373,24 @@ test('no HOME: compaction still works, verbatim block kept, no history file or p
   run.passed();
 });
 
-test('USERPROFILE set: the history goes under USERPROFILE (read before HOME)', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+test('USERPROFILE set: the history goes under HOME, and under USERPROFILE only on Windows (OS=Windows_NT)', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  // WSL with WSLENV=USERPROFILE/p hands Linux the Windows home as /mnt/c/…: not where ~/.claude is.
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-e2e-userprofile-'));
   t.after(() => fs.rmSync(profile, { recursive: true, force: true }));
-  const historyRoot = path.join(profile, '.claude', 'compact-history');
-  const run = await session(t, {
-    label: 'userprofile',
-    env: { USERPROFILE: profile },
-    historyRoot,
-    turns: ['turn one: remember KIWI-7007', '/compact', 'turn three'],
-  });
-  const [hist] = historyFiles(run, historyRoot);
-  assert.ok(hist, `no history file under ${historyRoot}`);
-  assert.ok(!fs.existsSync(path.join(run.home, '.claude', 'compact-history')), 'history also written under HOME');
-  checkSummaryText(t, 'transcript summary row (USERPROFILE)', textOf(summaryRows(run)[0].message.content), ['turn one: remember KIWI-7007'], hist.path);
-  t.diagnostic(`history at ${hist.path}; nothing under $HOME/.claude/compact-history`);
+  const profileRoot = path.join(profile, '.claude', 'compact-history');
+  const prompts = ['turn one: remember KIWI-7007'];
+  const run = await session(t, { label: 'userprofile', env: { USERPROFILE: profile }, turns: [prompts[0], '/compact', 'turn three'] });
+  const [hist] = historyFiles(run);
+  assert.ok(hist, `no history file under ${run.historyRoot}`);
+  assert.ok(!fs.existsSync(profileRoot), 'history written under USERPROFILE outside Windows');
+  checkSummaryText(t, 'transcript summary row (USERPROFILE outside Windows)', textOf(summaryRows(run)[0].message.content), prompts, hist.path);
   run.passed();
+
+  const windows = await session(t, { label: 'userprofile-windows', env: { USERPROFILE: profile, OS: 'Windows_NT' }, historyRoot: profileRoot, turns: [prompts[0], '/compact', 'turn three'] });
+  const [winHist] = historyFiles(windows, profileRoot);
+  assert.ok(winHist, `no history file under ${profileRoot} with OS=Windows_NT`);
+  assert.ok(!fs.existsSync(path.join(windows.home, '.claude', 'compact-history')), 'history also written under HOME');
+  checkSummaryText(t, 'transcript summary row (USERPROFILE, Windows)', textOf(summaryRows(windows)[0].message.content), prompts, winHist.path);
+  t.diagnostic(`outside Windows: ${hist.path}; with OS=Windows_NT: ${winHist.path}`);
+  windows.passed();
 });

@@ -23,7 +23,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSession, textOf, allMessagesText, firstUserText, lastMessageText, REPO_ROOT } from './harness.mjs';
+import { runSession, textOf, allMessagesText, firstUserText, lastMessageText, summaryRows, REPO_ROOT } from './harness.mjs';
 import { makeFaultMod, buildTrapPkg, haveWasmToolchain, FAULT_LOG_PREFIX, TRAP_MARKER } from './fault-mods.mjs';
 
 const ROW_TIMEOUT_MS = 120000;
@@ -244,22 +244,24 @@ const ROWS = [
     },
   },
 
-  // ---- $.session.usage, $.session.compact, $.command.run (the turn-end compaction) ----
+  // ---- $.session.usage, $.command.run (the turn-end compaction) ----
   {
     id: 'turn-end-headless',
-    fault: '`$.session.compact` rejecting (headless `-p`: always)',
+    fault: 'none, near the threshold (headless `-p`): the turn-end compaction',
     fake: { inputTokens: 5000 },
     turns: () => [T1, { prompt: T2, fake: { inputTokens: 900000 }, waitAfter: WAIT_TURN_END }, { prompt: 'turn three: what fruits?', fake: { inputTokens: 5000 } }],
     check(t, run, obs) {
-      assert.ok(debugHas(run, /\$\.command\.run \(compact-plus\): \d+ chars queued/), 'no /compact queued after $.session.compact');
+      assert.ok(debugHas(run, /\$\.command\.run \(compact-plus\): \d+ chars queued/), 'no /compact queued');
+      assert.ok(!debugHas(run, /\$\.session\.compact \(compact-plus\)/), '$.session.compact was called: it skips our own hook in the terminal');
       assert.deepEqual(obs.events, ['turn-end-compact', 'compact']);
+      assert.equal(obs.log.find((e) => e.event === 'compact')?.trigger, 'turn-end');
       expectBlocks(obs, 0, { verbatim: [T1, T2], pointer: true });
-      return 'falls back to a queued `/compact`: the turn-end compaction happens between the turns, with history, log and blocks';
+      return 'a queued `/compact` of its own, known by its marker: the turn-end compaction happens between the turns, with history (`*-turn-end.md`), log, handoff and blocks';
     },
   },
   {
     id: 'command-rejects',
-    fault: '`$.session.compact` and the `/compact` fallback both rejecting',
+    fault: '`$.command.run` rejecting (the turn-end `/compact` cannot be queued)',
     mod: faultMod('command-rejects', { fault: { reject: ['command'] } }),
     fake: { inputTokens: 5000 },
     turns: () => turnEndTurns({ wait: WAIT_NO_TURN_END }),
@@ -550,7 +552,7 @@ function observe(run, w) {
       }
     }
   }
-  const rows = run.transcript.filter((r) => r.isCompactSummary && r.type === 'user').map((r) => {
+  const rows = summaryRows(run).map((r) => {
     const text = textOf(r.message.content);
     const start = text.lastIndexOf(VERBATIM_OPEN);
     const end = text.indexOf(VERBATIM_CLOSE, start);

@@ -349,9 +349,37 @@ export function debugLines(run, re) {
  * `transcript`: rows read elsewhere (run.transcript is looked up under the work dir's home, so a
  * run with its own HOME reads it with findTranscript + readJsonl).
  */
+/**
+ * Each compaction's stored summary: the engine's summary row (`isCompactSummary`), its content
+ * followed by the text of the compact-plus context block the transcript stores after it (an
+ * `attachment` row of type `context_sections`, before the next summary row), if any. The blocks
+ * take that channel where the next request is built before the summary row is appended (an auto
+ * compaction inside a turn) or where no hook sees the summary row (the terminal's `/compact`);
+ * both measured on Claude Code 2.1.328. Throws when both hold compact-plus's blocks: they must
+ * reach the model once.
+ */
 export function summaryRows(run, transcript = run.transcript) {
-  return transcript.filter((r) => r.isCompactSummary && r.type === 'user');
+  const out = [];
+  for (const r of transcript) {
+    if (r.isCompactSummary && r.type === 'user') {
+      out.push({ ...r, message: { ...r.message, content: contentBlocks(r.message?.content) } });
+      continue;
+    }
+    const last = out.at(-1);
+    const sections = r.type === 'attachment' && r.attachment?.type === 'context_sections' ? r.attachment.sections ?? [] : [];
+    for (const s of sections.filter((s) => s?.name === 'compact-plus')) {
+      if (!last) throw new Error('a compact-plus context block before any summary row');
+      const row = textOf(last.message.content);
+      if (row.includes('<user-messages-verbatim>') || row.includes('compact-plus saved the conversation')) {
+        throw new Error('compact-plus blocks stored twice: in the summary row and in a context block');
+      }
+      last.message.content = [...last.message.content, { type: 'text', text: s.text }];
+    }
+  }
+  return out;
 }
+
+const contentBlocks = (c) => (typeof c === 'string' ? [{ type: 'text', text: c }] : Array.isArray(c) ? c : []);
 
 /** Each dispatch of a hooks module, from the host's "settled in" debug lines: [{ hook, ms }]. */
 export function hookTimes(run, module = 'compact-plus@inline') {
