@@ -1,0 +1,51 @@
+// The recall tool in the real interactive terminal UI: listed in `tools` of every request (the
+// first one, typed as soon as the prompt box shows, and the summarizer's), and when the model calls
+// it after a `/compact`, it answers with a hit from before the compaction.
+//
+// Measured (kit README, "Also seen in the TUI"): a plugin's `$.tool.register` tool is in `tools` of
+// every request, loaded, not deferred, summarizer requests included; the default permission mode
+// runs a plugin's MCP tool with no prompt, and the screen shows `● <plugin> - <tool> (MCP)(…)`.
+// The model's call is the fake's `FAKE_TOOL_USE:{…}` answer (../e2e/fake-api.mjs), as headless
+// in tests/e2e/recall.test.mjs.
+import { test } from 'node:test'
+import { openTui, requestTable, toolResults, RECALL_TOOL } from './driver.mjs'
+
+test('terminal: the recall tool is in every request and finds what a /compact summarized away', { timeout: 240000 }, async (t) => {
+  const tui = await openTui(t, { label: 'recall' })
+  // Only the command's output holds the marker as written ($((1000+729)) becomes 1729): a hit on
+  // it can only come from the tool result saved before the compaction.
+  const MARKER = 'OSPREY-1729-END'
+  const P1 = 'Run the release probe for me, please.'
+  const P2 = 'PROBE_TOOL:echo "probe said OSPREY-$((1000+729))-END at the end"'
+  const P3 = `FAKE_TOOL_USE:{"name":"${RECALL_TOOL}","input":{"query":"${MARKER}"}}`
+
+  await tui.launch()
+  await tui.say('01-turn', P1)
+  await tui.say('02-tool', P2)
+  await tui.say('03-compact', '/compact', { until: /Compacted/ })
+  const s3 = await tui.say('04-recall', P3)
+  const screen = await tui.screen()
+  await tui.exit()
+  for (const line of requestTable(tui).split('\n')) t.diagnostic(line)
+
+  const reqs = tui.requests()
+  const without = reqs.filter((r) => !(r.body?.tools ?? []).some((x) => x?.name === RECALL_TOOL))
+  tui.check(`${RECALL_TOOL} is in tools of every request (${reqs.length}, the summarizer's too)`, reqs.length > 0 && without.length === 0,
+    without.map((r) => `#${r.i} ${r.kind}`).join(', '))
+  tui.check('a summarizer request was among them', tui.compactionRequests().length === 1)
+  const [hist] = tui.historyFiles()
+  tui.check('the /compact saved the tool output in the history', hist?.text.includes(MARKER))
+
+  // The model's call, and the tool's answer in the follow-up request.
+  const call = reqs.find((r) => r.i >= s3.from && r.toolUse?.name === RECALL_TOOL)
+  tui.check('the model called the recall tool', call, call ? '' : 'the fake answered no tool_use of it')
+  const answers = reqs.filter((r) => r.i >= s3.from).flatMap(toolResults)
+  const answer = answers.find((a) => a.text.startsWith('recall:'))
+  tui.check('the recall tool answered', answer, JSON.stringify(answers.map((a) => a.text.slice(0, 120))))
+  tui.check('with a hit', /^recall: \d+ hits? in \d+ messages? of \d+ compactions?/.test(answer?.text ?? ''), JSON.stringify(answer?.text.slice(0, 160)))
+  tui.check('the hit holds the marker from before the compaction', answer?.text.includes(MARKER))
+  tui.check('the hit names the history file', hist && answer?.text.includes(hist.name), hist?.name)
+  tui.check('the answer is no error', answer && answer.isError !== true)
+  tui.check('the screen shows the MCP call', screen.includes('compact-plus - recall (MCP)'), 'see cap/04-recall.txt')
+  tui.finish(t)
+})
