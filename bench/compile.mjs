@@ -13,7 +13,7 @@ const t2 = performance.now()
 const glue = await import('../pkg/compact_plus.js')
 const t3 = performance.now()
 glue.initSync({ module })
-glue.init('{}')
+glue.init('{}', '', 1)
 const t4 = performance.now()
 // The first real call pays for lazy tiers (JavaScriptCore compiles functions on first use).
 glue.start('turn.complete', '{"reason":"answer"}')

@@ -18,8 +18,8 @@ for (const p of ['.claude-plugin', 'mod.json', 'js', 'pkg']) fs.cpSync(path.join
 const shimPath = path.join(mod, 'js', 'compact-plus.js')
 let shim = fs.readFileSync(shimPath, 'utf8')
 const compile = "compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm')"
-const ready = /function ready\(module\) \{\n  if \(!live\) \{\n    initSync\(\{ module \}\)\n    init\(options\)\n    live = true\n  \}\n\}/
-const logLine = "const log = (line) => $.ui.log(line, { to: 'debug' })"
+const ready = /function instantiate\(\) \{\n  if \(!core\.live\) \{\n    initSync\(\{ module: core\.module \}\)\n    init\(options, core\.carried, core\.lastId \+ 1\)\n    core\.live = true\n  \}\n\}/
+const logLine = "const io = hostOf($)"
 if (!shim.includes(compile) || !ready.test(shim) || !shim.includes(logLine)) {
   throw new Error('js/compact-plus.js changed shape: update the three wrappers in bench/host-compile.mjs')
 }
@@ -32,24 +32,24 @@ shim = shim.replace(
 shim = shim.replace(
   ready,
   `let benchLog = null
-function ready(module) {
-  if (!live) {
+function instantiate() {
+  if (!core.live) {
     const t0 = performance.now()
-    initSync({ module })
+    initSync({ module: core.module })
     const t1 = performance.now()
-    init(options)
-    live = true
+    init(options, core.carried, core.lastId + 1)
+    core.live = true
     benchLog?.(\`compact-plus-bench: instantiate \${(t1 - t0).toFixed(2)} ms, init \${(performance.now() - t1).toFixed(2)} ms\`)
   }
 }`,
 )
-shim = shim.replace(logLine, `${logLine}\n  benchLog ??= log`)
+shim = shim.replace(logLine, `${logLine}\n  benchLog ??= io.log`)
 // How long the first hook that needs the core waited for the module (session.start does not).
-const awaitCompiled = '    const module = await compiled\n'
+const awaitCompiled = '    const module = await compiledWithin(io)\n'
 if (!shim.includes(awaitCompiled)) throw new Error('js/compact-plus.js changed shape: update the wait wrapper in bench/host-compile.mjs')
 shim = shim.replace(
   awaitCompiled,
-  "    const tWait = performance.now()\n    const module = await compiled\n    if (!globalThis.__benchWaited) { globalThis.__benchWaited = true; log(`compact-plus-bench: first wait ${hook} ${(performance.now() - tWait).toFixed(2)} ms`) }\n",
+  "    const tWait = performance.now()\n    const module = await compiledWithin(io)\n    if (!globalThis.__benchWaited) { globalThis.__benchWaited = true; io.log(`compact-plus-bench: first wait ${hook} ${(performance.now() - tWait).toFixed(2)} ms`) }\n",
 )
 fs.writeFileSync(shimPath, shim)
 

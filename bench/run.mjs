@@ -40,6 +40,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 import * as glue from '../pkg/compact_plus.js'
+// The audit alone, through `benchHold`/`benchAudit`: exports of a build with the `bench` feature,
+// which the shipped .wasm leaves out (scripts/bench builds it into target/bench-pkg).
+const BENCH_PKG = new URL('../target/bench-pkg/', import.meta.url)
+const benchGlue = existsSync(new URL('compact_plus.js', BENCH_PKG)) ? await import(new URL('compact_plus.js', BENCH_PKG)) : null
+if (benchGlue) benchGlue.initSync({ module: readFileSync(new URL('compact_plus_bg.wasm', BENCH_PKG)) })
+else console.error('no target/bench-pkg (scripts/bench builds it): the audit is not timed by itself')
 import { register as registerShim } from '../js/compact-plus.js'
 import { compactResult, makeSession, sessionSize } from './session.mjs'
 import { auditJs, redactJs } from './baselines.mjs'
@@ -258,7 +264,7 @@ async function loadReference() {
  *   redact   the work done while the summarizer runs with redaction (the default) minus the same
  *            with `redactSecrets: false`, the median of run-by-run differences; against `redactJs`
  *            over the history text. Noisy where the pass is small beside the rest (a few ms).
- *   audit    `benchAudit` (pkg/, the audit session.compact runs, over messages held in the
+ *   audit    `benchAudit` (target/bench-pkg, the audit session.compact runs, over messages held in the
  *            module beforehand, so no boundary crossing is timed); against `auditJs` over the
  *            same messages and kept text.
  */
@@ -405,18 +411,18 @@ async function main() {
     const measured = await measure(hookSides, reps, warm)
     const hooks = { wasm: measured.wasm, ref: measured.ref }
     const redactCost = medianDifference(measured.raw.wasm.during, measured.raw.wasmNoRedact.during)
-    glue.benchHold(JSON.stringify(e.messages))
+    benchGlue?.benchHold(JSON.stringify(e.messages))
     const keptJson = JSON.stringify(keptTexts)
     const js = await measure(
       {
         redact: timed(() => redactJs(historyText)),
         audit: timed(() => auditJs(e.messages, keptTexts)),
-        wasmAudit: timed(() => glue.benchAudit(keptJson)),
+        ...(benchGlue ? { wasmAudit: timed(() => benchGlue.benchAudit(keptJson)) } : {}),
       },
       reps,
       warm,
     )
-    glue.benchHold('[]')
+    benchGlue?.benchHold('[]')
     const lib = await measure(
       {
         wasmSelect: timed(() => glue.selectVerbatim(e.messages, VERBATIM_TOKENS)),
@@ -442,9 +448,9 @@ async function main() {
     line('while summarizing', hooks.wasm.during, hooks.ref?.during)
     line('after its answer + append', hooks.wasm.after, hooks.ref?.after)
     line('all three (CPU)', hooks.wasm.prepare + hooks.wasm.during + hooks.wasm.after, hooks.ref ? hooks.ref.prepare + hooks.ref.during + hooks.ref.after : undefined)
-    passRows(redactCost, js.wasmAudit.ms, { redact: js.redact.ms, audit: js.audit.ms }, (step, w, j) => {
+    passRows(redactCost, js.wasmAudit?.ms ?? NaN, { redact: js.redact.ms, audit: js.audit.ms }, (step, w, j) => {
       // A difference at or under zero: the pass is lost in the noise of the whole preparation.
-      rows.push([String(size), step, w > 0 ? fmt(w) : '~0', fmt(j), w > 0 ? ratio(w, j) : '-'])
+      rows.push([String(size), step, Number.isNaN(w) ? 'not timed' : w > 0 ? fmt(w) : '~0', fmt(j), w > 0 ? ratio(w, j) : '-'])
       sized[step] = { wasm: w, js: j }
     })
     report.sizes.push(sized)
