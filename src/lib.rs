@@ -11,7 +11,7 @@ pub mod verbatim;
 pub mod history;
 pub mod handoff;
 pub mod instructions;
-pub mod instructions_engine;
+pub mod compat;
 pub mod redact;
 pub mod audit;
 pub mod recall_tool;
@@ -19,3 +19,8 @@ pub mod prune;
 pub mod host;
 pub mod hooks;
 pub mod bindings;
+
+// The engine's reading of instruction files under its old name, for the hooks until they
+// name `instructions`.
+#[doc(hidden)]
+pub use instructions as instructions_engine;

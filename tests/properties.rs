@@ -19,7 +19,8 @@ mod check;
 
 use compact_plus::hooks::{Core, Options};
 use compact_plus::message::{parse_messages, Messages};
-use compact_plus::{handoff, history, instructions, stamp, text, verbatim};
+use compact_plus::compat::instructions;
+use compact_plus::{handoff, history, stamp, text, verbatim};
 use gen::{Source, Tape};
 use player::{Ending, Fault};
 use proptest::prelude::*;
@@ -486,7 +487,7 @@ fn deep_nesting_cannot_overflow_the_instruction_lexer() {
         let ran = std::thread::Builder::new()
             .stack_size(1 << 20)
             .spawn(move || {
-                use compact_plus::instructions_engine as engine;
+                use compact_plus::instructions as engine;
                 engine::engine_content(&text).len() + engine::import_paths(&text).len()
             })
             .map(|t| t.join().is_ok());
