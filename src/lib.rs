@@ -6,7 +6,6 @@
 
 pub mod text;
 pub mod message;
-pub mod stamp;
 pub mod verbatim;
 pub mod history;
 pub mod handoff;
@@ -20,7 +19,9 @@ pub mod host;
 pub mod hooks;
 pub mod bindings;
 
-// The engine's reading of instruction files under its old name, for the hooks until they
-// name `instructions`.
+// Old paths, for the hooks and bindings until they name the new ones: the engine's reading
+// of instruction files was `instructions_engine`, the time stamps were `stamp`.
 #[doc(hidden)]
 pub use instructions as instructions_engine;
+#[doc(hidden)]
+pub use text::stamp;
