@@ -9,6 +9,56 @@ use std::marker::PhantomData;
 
 use super::js_value::JsVal;
 
+/// What a lenient reader makes of one JSON value: the one shape it reads, and its `Default`
+/// for every other value (an object or array it does not read is skipped whole). Serde asks a
+/// visitor for each kind of value apart; [`OneShapeVisitor`] answers every kind from
+/// `from_object`, `from_array` or `Default`.
+trait OneShape<'de>: Default {
+    fn from_object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Self::default())
+    }
+
+    fn from_array<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Self::default())
+    }
+}
+
+/// The visitor of every [`OneShape`] reader.
+struct OneShapeVisitor<T>(PhantomData<T>);
+
+impl<'de, T: OneShape<'de>> Visitor<'de> for OneShapeVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::from_object(map)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::from_array(seq)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_unit<E>(self) -> Result<T, E> {
+        Ok(T::default())
+    }
+}
+
 /// `Some(T)` when the value is an object (read with `T`'s own lenient fields),
 /// `None` for anything else: a `null` message costs that message alone.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,41 +70,15 @@ impl<T> Default for Lenient<T> {
     }
 }
 
+impl<'de, T: Deserialize<'de>> OneShape<'de> for Lenient<T> {
+    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(|t| Lenient(Some(t)))
+    }
+}
+
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = Lenient<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(|t| Lenient(Some(t)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Lenient(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-        }
-        d.deserialize_any(V(PhantomData))
+        d.deserialize_any(OneShapeVisitor(PhantomData))
     }
 }
 
@@ -86,45 +110,19 @@ impl<T> Default for ListOrNot<T> {
     }
 }
 
+impl<'de, T: Deserialize<'de>> OneShape<'de> for ListOrNot<T> {
+    fn from_array<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Lenient(v)) = seq.next_element::<Lenient<T>>()? {
+            items.push(v);
+        }
+        Ok(ListOrNot(items))
+    }
+}
+
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for ListOrNot<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = ListOrNot<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::new();
-                while let Some(Lenient(v)) = seq.next_element::<Lenient<T>>()? {
-                    items.push(v);
-                }
-                Ok(ListOrNot(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(ListOrNot(Vec::new()))
-            }
-        }
-        d.deserialize_any(V(PhantomData))
+        d.deserialize_any(OneShapeVisitor(PhantomData))
     }
 }
 
