@@ -4,7 +4,7 @@
 use unicode_segmentation::GraphemeCursor;
 
 use super::js_string::{len16, slice_index};
-use super::number::js_number;
+use super::number::number_to_string;
 
 /// The byte offset of UTF-16 index `units`, rounded down to a char boundary when
 /// it falls between the halves of a surrogate pair. Past the end: the end.
@@ -123,7 +123,7 @@ pub fn cut_middle_into(out: &mut String, s: &str, max: f64, note: &str) {
     let cut = if moved {
         len.saturating_sub(len16(kept_head) + len16(kept_tail)).to_string()
     } else {
-        js_number(len as f64 - max)
+        number_to_string(len as f64 - max)
     };
     out.reserve(kept_head.len() + kept_tail.len() + note.len() + 40);
     out.push_str(kept_head);

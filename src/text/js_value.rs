@@ -4,7 +4,7 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
 
-use super::number::js_number;
+use super::number::number_to_string;
 
 /// A JS value as far as `String(v)` and truthiness need it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -26,7 +26,7 @@ impl JsVal {
             JsVal::Undefined => "undefined".into(),
             JsVal::Null => "null".into(),
             JsVal::Bool(b) => b.to_string(),
-            JsVal::Num(n) => js_number(*n),
+            JsVal::Num(n) => number_to_string(*n),
             JsVal::Str(s) => s.clone(),
             // Array.prototype.toString: join(','), with null and undefined as ''.
             JsVal::Array(items) => items
@@ -67,7 +67,7 @@ impl JsVal {
             JsVal::Undefined => return None,
             JsVal::Null => "null".into(),
             JsVal::Bool(b) => b.to_string(),
-            JsVal::Num(n) if n.is_finite() => js_number(*n),
+            JsVal::Num(n) if n.is_finite() => number_to_string(*n),
             JsVal::Num(_) => "null".into(),
             JsVal::Str(s) => serde_json::to_string(s).unwrap_or_default(),
             JsVal::Array(items) => {

@@ -6,7 +6,7 @@
 //! difference: a cut never splits a surrogate pair or a grapheme cluster.
 //!
 //! The parts: `js_string` (JS's whitespace, `.length`, `slice` indexes, span removal), `cut`
-//! (the cuts: `head`, `tail`, `cut_middle`), `number` (`String(n)`), `json` (JSON text
+//! (the cuts: `head`, `tail`, `cut_middle`), `number` (`Number#toString`), `json` (JSON text
 //! as JS writes it), `js_value` (a host value as `String(v)` and truthiness see it), `lenient`
 //! (readers for which a bad field costs that field), and [`stamp`] (times as the reference
 //! prints them).
@@ -26,4 +26,9 @@ pub use js_string::{
 pub use js_value::JsVal;
 pub use json::well_formed_json;
 pub use lenient::{lenient_string, raw_present, Lenient, LenientList, ListOrNot};
-pub use number::js_number;
+pub use number::number_to_string;
+
+// `number_to_string` under its old name, for the hooks and bindings until they use the new one
+// (bindings.rs has a `js_number` of its own, which is `Number(v)`).
+#[doc(hidden)]
+pub use number::number_to_string as js_number;

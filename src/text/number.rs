@@ -1,7 +1,9 @@
 //! JS numbers as text.
 
-/// `String(n)` for a JS number: shortest round-trip digits, JS's exponent rules.
-pub fn js_number(n: f64) -> String {
+/// `n.toString()` (`Number.prototype.toString`), which is what `String(n)` and a template
+/// literal give for a JS number: shortest round-trip digits, JS's exponent rules. Not
+/// `Number(v)`, which reads a value as a number.
+pub fn number_to_string(n: f64) -> String {
     if n.is_nan() {
         return "NaN".into();
     }
@@ -66,7 +68,7 @@ mod tests {
             (8.64e15, "8640000000000000"),
         ];
         for (n, want) in cases {
-            assert_eq!(js_number(n), want, "{n}");
+            assert_eq!(number_to_string(n), want, "{n}");
         }
     }
 }
