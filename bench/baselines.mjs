@@ -1,7 +1,7 @@
 // Straightforward JS equivalents of the core's redaction and coverage audit, the yardsticks the
 // issue measures those passes against ("<= 0.5x a straightforward JS equivalent"). Written the way
 // a JS mod would do it: one global regex per rule, `replace` and `matchAll`, a Map, `includes`.
-// They approximate the Rust rules (src/redact.rs, src/audit.rs) in kind and count, not byte for
+// They approximate the Rust rules (src/redact/, src/audit/) in kind and count, not byte for
 // byte: they set the cost of doing the same job in JS, they are not a second implementation.
 
 /** [kind, regex, replacement] in priority order, as gitleaks names them. */

@@ -6,13 +6,12 @@
 
 pub mod text;
 pub mod message;
-pub mod stamp;
 pub mod verbatim;
 pub mod history;
 pub mod terminal;
 pub mod handoff;
 pub mod instructions;
-pub mod instructions_engine;
+pub mod compat;
 pub mod redact;
 pub mod audit;
 pub mod recall_tool;
@@ -20,3 +19,10 @@ pub mod prune;
 pub mod host;
 pub mod hooks;
 pub mod bindings;
+
+// Old paths, for the hooks and bindings until they name the new ones: the engine's reading
+// of instruction files was `instructions_engine`, the time stamps were `stamp`.
+#[doc(hidden)]
+pub use instructions as instructions_engine;
+#[doc(hidden)]
+pub use text::stamp;

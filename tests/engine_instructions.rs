@@ -3,7 +3,7 @@
 //! `engine-instructions-corpus.json` generated Markdown that the real CLI loaded as imports
 //! (both recorded by a probe mod logging `prompt.context`).
 
-use compact_plus::instructions_engine::{
+use compact_plus::instructions::{
     claude_md_text, engine_content, engine_loads, has_imports,
 };
 use serde_json::Value;

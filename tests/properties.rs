@@ -17,9 +17,11 @@ mod player;
 #[path = "../fuzz/src/check.rs"]
 mod check;
 
+use compact_plus::compat::instructions;
 use compact_plus::hooks::{Core, Options};
 use compact_plus::message::{parse_messages, Messages};
-use compact_plus::{handoff, history, instructions, stamp, text, verbatim};
+use compact_plus::text::stamp;
+use compact_plus::{handoff, history, text, verbatim};
 use gen::{Source, Tape};
 use player::{Ending, Fault};
 use proptest::prelude::*;
@@ -96,7 +98,7 @@ fn expected_cut(s: &str, max: f64, note: &str) -> String {
     let (head_u, head_b) = bounds.iter().copied().filter(|(u, _)| *u <= want_head).last().unwrap_or((0, 0));
     let (tail_u, tail_b) = bounds.iter().copied().find(|(u, _)| *u >= want_tail).unwrap_or((len, s.len()));
     let cut = if head_u == want_head && tail_u == want_tail {
-        text::js_number(len as f64 - max)
+        text::number_to_string(len as f64 - max)
     } else {
         (len - head_u - (len - tail_u)).to_string()
     };
@@ -112,7 +114,7 @@ fn reference_cut_len(s: &str, max: f64, note: &str) -> usize {
     let head_units = (max * 0.7).floor();
     let head = js_index(head_units, len);
     let tail = len - js_index(len as f64 - (max - head_units), len);
-    head + tail + note_line(&text::js_number(len as f64 - max), note).encode_utf16().count()
+    head + tail + note_line(&text::number_to_string(len as f64 - max), note).encode_utf16().count()
 }
 
 fn a_max(s: &mut Tape, len: usize) -> f64 {
@@ -363,7 +365,7 @@ fn check_select(msgs: &Messages, budget: f64) -> Result<(), TestCaseError> {
         } else {
             // The reference's cut at this point in the loop, its note included.
             prop_assert_eq!(&entry.text, &text::cut_middle(want, cap, verbatim::CUT_NOTE));
-            let count = text::len16(&text::js_number(text::len16(want) as f64 - cap)) as f64;
+            let count = text::len16(&text::number_to_string(text::len16(want) as f64 - cap)) as f64;
             prop_assert!(got <= cap.ceil() + fixed_note + count);
         }
         prop_assert_eq!(entry.handle.as_ref().map(|h| h.get().to_owned()), handle.clone());
@@ -486,7 +488,7 @@ fn deep_nesting_cannot_overflow_the_instruction_lexer() {
         let ran = std::thread::Builder::new()
             .stack_size(1 << 20)
             .spawn(move || {
-                use compact_plus::instructions_engine as engine;
+                use compact_plus::instructions as engine;
                 engine::engine_content(&text).len() + engine::import_paths(&text).len()
             })
             .map(|t| t.join().is_ok());

@@ -1,7 +1,8 @@
 //! Instruction files against the engine's copy, and the handoff text.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::{handoff, instructions, text};
+use compact_plus::compat::instructions;
+use compact_plus::{handoff, text};
 use compact_plus_fuzz::gen::{self, Source};
 use libfuzzer_sys::fuzz_target;
 

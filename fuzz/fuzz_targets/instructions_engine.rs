@@ -2,7 +2,7 @@
 //! any text must come back in time linear in its length.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::instructions_engine as engine;
+use compact_plus::instructions as engine;
 use compact_plus_fuzz::gen;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,7 +1,7 @@
 //! `iso` and `stamp` for any number, against a day-by-day calendar.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::stamp;
+use compact_plus::text::stamp;
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]

@@ -1,4 +1,4 @@
-//! JS string semantics: `cut_middle`, `head`, `tail`, trimming, `js_number`.
+//! JS string semantics: `cut_middle`, `head`, `tail`, trimming, `number_to_string`.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::{text, verbatim};
@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("text", data, || {
         // Never longer than the reference's own output.
         let head = (max * 0.7).floor();
         let kept = js_index(head, len) + len - js_index(len as f64 - (max - head), len);
-        let line = format!("\n[... {} characters cut; {note} ...]\n", text::js_number(len as f64 - max));
+        let line = format!("\n[... {} characters cut; {note} ...]\n", text::number_to_string(len as f64 - max));
         assert!(text::len16(&out) <= kept + text::len16(&line), "max {max}");
     }
 
@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("text", data, || {
     assert!(!trimmed.starts_with(text::is_js_space) && !trimmed.ends_with(text::is_js_space));
     let collapsed = text::collapse_space(&s);
     assert!(!collapsed.contains("  "));
-    let n = text::js_number(k.max);
+    let n = text::number_to_string(k.max);
     if k.max.is_finite() {
         assert_eq!(n.parse::<f64>().ok(), Some(k.max), "{n}");
     }

@@ -1,4 +1,5 @@
-//! Instruction files (CLAUDE.md, AGENTS.md) compared with the engine's copy.
+//! Instruction files (CLAUDE.md, AGENTS.md) compared with the engine's copy, the way the
+//! reference does it. The engine's own reading of those files is [`crate::instructions`].
 
 use crate::text;
 

@@ -1,0 +1,291 @@
+//! Error lines: where a tool printed a marker (`error:`, `panicked at`, `FAILED`, a Python
+//! traceback's exception line, …), the line as an excerpt; lines every failure prints are not
+//! listed.
+
+use std::borrow::Cow;
+
+use crate::audit::{Kind, Mentions};
+use crate::text;
+use super::bytes::{is_word_byte, window};
+
+const ERROR_LINE_CHARS: usize = 160;
+/// How far into a line a marker may sit for the excerpt to start at the line's start.
+const ERROR_LEAD: usize = 120;
+
+/// Lines looked at after a `Traceback` header for the exception line.
+const TRACEBACK_LOOKAHEAD: usize = 400;
+
+#[derive(Debug, Clone, Copy)]
+enum Rule {
+    /// Anywhere on the line.
+    Any,
+    /// `error:` where tools print it (line start, `file:1:2: error:`, `[x] error:`),
+    /// not a field named `error` in code.
+    Lower,
+    /// Not `Error::` (a Rust path).
+    NotPath,
+    /// A whole upper-case word.
+    Word,
+    /// `error TS2322`.
+    TsCode,
+    /// At the start of the line.
+    LineStart,
+    /// The exception line after the header.
+    Traceback,
+}
+
+const MARKERS: [(&str, Rule); 18] = [
+    ("error[", Rule::Any),
+    ("error:", Rule::Lower),
+    ("Error:", Rule::NotPath),
+    ("ERROR", Rule::Word),
+    ("error TS", Rule::TsCode),
+    ("Exception:", Rule::NotPath),
+    ("Exception in thread", Rule::Any),
+    ("panicked at", Rule::Any),
+    ("FAILED", Rule::Word),
+    ("FAIL ", Rule::LineStart),
+    ("--- FAIL:", Rule::Any),
+    ("fatal:", Rule::LineStart),
+    ("npm ERR!", Rule::Any),
+    ("npm error ", Rule::LineStart),
+    ("No such file or directory", Rule::Any),
+    ("command not found", Rule::Any),
+    ("Segmentation fault", Rule::Any),
+    ("Traceback (most recent call last)", Rule::Traceback),
+];
+
+/// Lines every failure of a kind prints: they name nothing.
+const GENERIC_ERRORS: [&str; 10] = [
+    "error: aborting due to",
+    "error: could not compile",
+    "error: test failed, to rerun pass",
+    "For more information about this error",
+    "Traceback (most recent call last)",
+    "During handling of the above exception",
+    "The above exception was the direct cause",
+    "test result: FAILED",
+    "npm ERR! A complete log of this run",
+    "npm error A complete log of this run",
+];
+
+fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> bool {
+    let b = s.as_bytes();
+    let prev = at.checked_sub(1).and_then(|p| b.get(p)).copied();
+    let next = b.get(at + marker.len()).copied();
+    let before = s.get(line_start..at).unwrap_or("");
+    match rule {
+        Rule::Any | Rule::Traceback => true,
+        Rule::Lower => {
+            next != Some(b':')
+                && (text::trim(before).is_empty()
+                    || before.ends_with(": ")
+                    || before.ends_with("] ")
+                    || before.ends_with(':'))
+        }
+        Rule::NotPath => next != Some(b':'),
+        Rule::Word => !prev.is_some_and(is_word_byte) && !next.is_some_and(is_word_byte),
+        Rule::TsCode => next.is_some_and(|c| c.is_ascii_digit()),
+        Rule::LineStart => text::trim(before).is_empty(),
+    }
+}
+
+/// After a `Traceback` header, the first unindented line that is not another
+/// header: Python's exception line, the one that says what went wrong.
+fn exception_after(s: &str, header_end: usize) -> Option<usize> {
+    let mut at = header_end + 1;
+    for _ in 0..TRACEBACK_LOOKAHEAD {
+        let rest = s.get(at..)?;
+        let line = rest.split('\n').next().unwrap_or("");
+        let starts_indented = line.starts_with([' ', '\t']);
+        let blank = text::trim(line).is_empty();
+        if !starts_indented && !blank && !GENERIC_ERRORS.iter().any(|g| line.starts_with(g)) {
+            return Some(at);
+        }
+        at += line.len() + 1;
+    }
+    None
+}
+
+/// The byte pairs a marker can start with, as a bit set: one lookup per byte
+/// rules out almost every position before any marker is compared.
+const MARKER_PAIRS: [u64; 1024] = {
+    let mut table = [0u64; 1024];
+    let mut i = 0;
+    while i < MARKERS.len() {
+        let bytes = MARKERS[i].0.as_bytes();
+        if bytes.len() >= 2 {
+            let pair = (bytes[0] as usize) << 8 | bytes[1] as usize;
+            table[pair / 64] |= 1 << (pair % 64);
+        }
+        i += 1;
+    }
+    table
+};
+
+fn starts_marker(first: u8, second: u8) -> bool {
+    let pair = usize::from(first) << 8 | usize::from(second);
+    MARKER_PAIRS.get(pair / 64).is_some_and(|bits| bits & (1 << (pair % 64)) != 0)
+}
+
+/// Every marker is at least this long.
+const MARKER_MIN: usize = {
+    let mut min = usize::MAX;
+    let mut i = 0;
+    while i < MARKERS.len() {
+        if MARKERS[i].0.len() < min {
+            min = MARKERS[i].0.len();
+        }
+        i += 1;
+    }
+    assert!(min >= 3);
+    min
+};
+
+const BLOCK_SLOTS: usize = 1024;
+
+fn block_slot(a: u8, b: u8) -> usize {
+    (usize::from(a) * 37 + usize::from(b)) % BLOCK_SLOTS
+}
+
+/// Wu–Manber skip table over byte pairs. For the pair at the end of a
+/// `MARKER_MIN`-byte window: how far the window can move before a marker's
+/// first `MARKER_MIN` bytes could hold that pair; 0 when a marker may start at
+/// the window. Pairs sharing a slot keep the smaller shift, so a collision only
+/// costs a look, never a miss.
+const MARKER_SHIFT: [u8; BLOCK_SLOTS] = {
+    let mut table = [(MARKER_MIN - 1) as u8; BLOCK_SLOTS];
+    let mut i = 0;
+    while i < MARKERS.len() {
+        let m = MARKERS[i].0.as_bytes();
+        let mut k = 0;
+        while k + 1 < MARKER_MIN {
+            let slot = (m[k] as usize * 37 + m[k + 1] as usize) % BLOCK_SLOTS;
+            let shift = (MARKER_MIN - 2 - k) as u8;
+            if shift < table[slot] {
+                table[slot] = shift;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// One forward pass: most positions are skipped by the pair table, the line
+/// start is found lazily (each byte looked at once at most), and a line with
+/// an error is left at its first marker, so a megabyte of minified output on
+/// one line costs one pass, not one per marker.
+pub(crate) fn scan_errors(found: &mut Mentions, s: &str) {
+    let b = s.as_bytes();
+    let mut starts: Vec<usize> = Vec::new();
+    let mut line_start = 0;
+    // Line breaks in `..newlines_to` are accounted for in `line_start`.
+    let mut newlines_to = 0;
+    let mut at = 0;
+    while at + MARKER_MIN <= b.len() {
+        let (Some(&y), Some(&z)) = (b.get(at + MARKER_MIN - 2), b.get(at + MARKER_MIN - 1)) else { break };
+        let shift = MARKER_SHIFT.get(block_slot(y, z)).copied().unwrap_or(0);
+        if shift > 0 {
+            at += usize::from(shift);
+            continue;
+        }
+        let (Some(&c), Some(&d)) = (b.get(at), b.get(at + 1)) else { break };
+        if !starts_marker(c, d) {
+            at += 1;
+            continue;
+        }
+        let rest = b.get(at..).unwrap_or(&[]);
+        let hit = MARKERS.iter().find(|(marker, rule)| {
+            let m = marker.as_bytes();
+            if !(m.first() == Some(&c) && m.get(1) == Some(&d) && rest.starts_with(m)) {
+                return false;
+            }
+            if let Some(p) = b.get(newlines_to..at).and_then(|r| r.iter().rposition(|&x| x == b'\n')) {
+                line_start = newlines_to + p + 1;
+            }
+            newlines_to = at;
+            accepts(s, line_start, at, m, *rule)
+        });
+        let Some(&(_, rule)) = hit else {
+            at += 1;
+            continue;
+        };
+        let line_end = s.get(at..).and_then(|t| t.find('\n')).map_or(s.len(), |p| at + p);
+        match rule {
+            Rule::Traceback => {
+                if let Some(exc) = exception_after(s, line_end) {
+                    starts.push(exc);
+                }
+            }
+            // Deep in a long line, the excerpt starts at the marker.
+            _ => starts.push(if at - line_start <= ERROR_LEAD { line_start } else { at }),
+        }
+        at = line_end;
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    for start in starts {
+        let line = window(s, start, 4 * ERROR_LINE_CHARS).split('\n').next().unwrap_or("");
+        if let Some(err) = error_text(line) {
+            found.note(Kind::Error, &err);
+        }
+    }
+}
+
+fn error_text(line: &str) -> Option<String> {
+    let line = text::trim(line);
+    // Most lines have nothing to collapse: ASCII, no control whitespace, no double space.
+    let mut plain = true;
+    let mut prev = 0u8;
+    for &c in line.as_bytes() {
+        if !c.is_ascii() || (b'\t'..=b'\r').contains(&c) || (c == b' ' && prev == b' ') {
+            plain = false;
+            break;
+        }
+        prev = c;
+    }
+    let collapsed = if plain { Cow::Borrowed(line) } else { Cow::Owned(text::collapse_space(line)) };
+    let trimmed = text::trim(&collapsed);
+    if trimmed.len() < 6 || GENERIC_ERRORS.iter().any(|g| trimmed.starts_with(g)) {
+        return None;
+    }
+    Some(text::trim_end(text::head(trimmed, ERROR_LINE_CHARS)).to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::scan::{scan_text, Scan};
+
+    #[test]
+    fn error_markers() {
+        let cases = [
+            ("src/a.ts(3,5): error TS2322: Type 'string' is not assignable", true),
+            ("a.c:1:2: error: expected ';'", true),
+            ("thread 'main' panicked at src/main.rs:4:5:", true),
+            ("test tests::it_parses ... FAILED", true),
+            ("fatal: not a git repository", true),
+            ("bash: rg: command not found", true),
+            ("npm error code ERESOLVE", true),
+            ("Exception in thread \"main\" java.lang.NullPointerException", true),
+            ("[ERROR] Failed to execute goal", true),
+            ("    let error: Option<String> = None;", false),
+            ("    return Err(Error::new(kind));", false),
+            ("the error: it was mine", false),
+            ("FAILEDX and XFAILED", false),
+            ("error: could not compile `demo`", false),
+        ];
+        for (line, want) in cases {
+            let mut m = Mentions::default();
+            scan_errors(&mut m, line);
+            assert_eq!(!m.is_empty(), want, "{line}");
+        }
+        let mut m = Mentions::default();
+        let long = format!("\u{1b}[31merror\u{1b}[0m: {}", "x".repeat(400));
+        scan_text(&mut m, &long, Scan { errors: true, quotes: false });
+        let e = m.ranked();
+        assert_eq!(e.len(), 1);
+        assert!(e.first().is_some_and(|x| x.text.starts_with("error: xx") && text::len16(&x.text) <= ERROR_LINE_CHARS));
+    }
+}

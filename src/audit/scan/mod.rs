@@ -1,0 +1,112 @@
+//! The scanners, one per kind of identifier: byte loops, linear in the text even for one huge
+//! line, that skip what cannot start anything (see the module docs of [`crate::audit`]).
+
+mod branches;
+mod bytes;
+mod errors;
+mod paths;
+mod quotes;
+mod shas;
+mod urls;
+mod words;
+
+pub(crate) use bytes::is_word_byte;
+pub(crate) use errors::scan_errors;
+pub(crate) use shas::{scan_shas, SHA_MIN};
+pub(crate) use words::scan_words;
+
+use std::borrow::Cow;
+
+use super::mention::Mentions;
+use quotes::scan_quotes;
+
+pub(crate) const MAX_IDENT_BYTES: usize = 300;
+
+/// What a text is scanned for, by where it came from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scan {
+    /// Error lines: not in file bodies and search listings, where `error:` is code.
+    pub(crate) errors: bool,
+    /// Quoted terms: the person's only; quotes in tool output are code.
+    pub(crate) quotes: bool,
+}
+
+pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
+    if s.is_empty() {
+        return;
+    }
+    let s = &*strip_ansi(s);
+    if scan.errors {
+        scan_errors(found, s);
+    }
+    scan_shas(found, s);
+    scan_words(found, s);
+    if scan.quotes {
+        scan_quotes(found, s);
+    }
+}
+
+/// Terminal colour codes (`ESC [ … letter`) are not part of any identifier, and
+/// split `error` from its `:`.
+fn strip_ansi(s: &str) -> Cow<'_, str> {
+    if !s.contains('\u{1b}') {
+        return Cow::Borrowed(s);
+    }
+    // Byte-wise: ESC, `[` and the final letter are ASCII, and no byte of a
+    // multi-byte character is, so every cut is a char boundary.
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c != 0x1b || b.get(i + 1) != Some(&b'[') {
+            i += 1;
+            continue;
+        }
+        out.push_str(s.get(copied..i).unwrap_or(""));
+        i += 2;
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            if c.is_ascii_alphabetic() {
+                break;
+            }
+        }
+        copied = i;
+    }
+    out.push_str(s.get(copied..).unwrap_or(""));
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Kind;
+
+    /// The skipping scanners at the edges of their windows: a text that is one
+    /// commit or one marker, cues at the very start and end, a cue split from its word.
+    #[test]
+    fn scanners_at_text_edges() {
+        let scan = |t: &str| {
+            let mut m = Mentions::default();
+            scan_text(&mut m, t, Scan { errors: true, quotes: true });
+            let mut all: Vec<(Kind, String)> = m.ranked().into_iter().map(|x| (x.kind, x.text)).collect();
+            all.sort();
+            all
+        };
+        let one = |k: Kind, t: &str| vec![(k, t.to_owned())];
+        assert_eq!(scan("a1b2c3d"), one(Kind::Sha, "a1b2c3d"));
+        assert_eq!(scan("x a1b2c3d"), one(Kind::Sha, "a1b2c3d"));
+        assert_eq!(scan("a1b2c3"), vec![]);
+        assert_eq!(scan("dead6ee f00d 0123456789abcdef0123456789abcdef012345678"), one(Kind::Sha, "dead6ee"));
+        assert_eq!(scan("ERROR!"), one(Kind::Error, "ERROR!"));
+        assert_eq!(scan("ERROR"), vec![]);
+        assert_eq!(scan("fatal: bad"), one(Kind::Error, "fatal: bad"));
+        assert_eq!(scan("ok\nno fatal: here\n  fatal: there"), one(Kind::Error, "fatal: there"));
+        assert_eq!(scan("/a/b"), one(Kind::Path, "/a/b"));
+        assert_eq!(scan("git"), vec![]);
+        assert_eq!(scan("prose digit git-free (git switch feat-9)"), one(Kind::Branch, "feat-9"));
+        assert_eq!(scan("git\ncheckout feat-9"), vec![]);
+        assert_eq!(scan("the Branch rel_2 and branches v2/x"), vec![(Kind::Branch, "rel_2".to_owned()), (Kind::Branch, "v2/x".to_owned())]);
+        assert_eq!(scan("\u{1b}[1mgit\u{1b}[0m checkout fix-1 \u{201c}a b\u{201d}"), vec![(Kind::Branch, "fix-1".to_owned()), (Kind::Quoted, "a b".to_owned())]);
+    }
+}

@@ -1,0 +1,200 @@
+//! Values that stand where a credential would and are not one: placeholders, names,
+//! references and code (see "Choices" in [`crate::redact`]; the corpus tests pin them).
+
+use super::tokens::is_mask;
+
+/// Values that stand for a secret without being one.
+pub(crate) fn is_placeholder(value: &str) -> bool {
+    let v = value.trim();
+    let Some(first) = v.chars().next() else {
+        return true;
+    };
+    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*')
+        || v.starts_with("#{")
+        || v.starts_with("--")
+    {
+        return true;
+    }
+    if !v.chars().any(char::is_alphanumeric) {
+        return true;
+    }
+    if v.chars()
+        .all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '-' | '_' | '•' | '…' | '#'))
+    {
+        return true;
+    }
+    // A path (`PWD=/work/main`), not a secret.
+    if ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p)) {
+        return true;
+    }
+    // A token shape whose random part is a mask: `sk_test_XXXXXXXXXXXX`.
+    if v.rsplit(['_', '-'])
+        .next()
+        .is_some_and(|tail| tail.chars().count() >= 8 && is_mask(tail))
+    {
+        return true;
+    }
+    // The name of a variable or setting (`"OPENAI_API_KEY"`), not its value.
+    let screaming = v.contains('_')
+        && v.bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && v.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
+    if screaming {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    if v.ends_with("...") || v.ends_with('…') {
+        return true;
+    }
+    #[rustfmt::skip]
+    const INFIXES: &[&str] =
+        &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit"];
+    if INFIXES.iter().any(|i| lower.contains(i)) {
+        return true;
+    }
+    #[rustfmt::skip]
+    const WORDS: &[&str] = &[
+        "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey", "api_key",
+        "api-key", "key", "changeme", "change_me", "change-me", "changeit", "example", "sample",
+        "dummy", "fake", "test", "null", "nil", "none", "true", "false", "undefined", "redacted",
+        "hidden", "masked", "placeholder", "string", "str", "number", "int", "integer", "bool",
+        "boolean", "any", "unknown", "bytes", "object", "optional", "required", "await", "new",
+        "this", "self", "value", "env", "todo", "tbd", "n/a", "secretstr", "secretstring",
+        "credential", "credentials", "auth", "bearer", "basic", "usize", "isize", "u8", "u16",
+        "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64", "char", "uint",
+        "long", "float", "double", "void", "vec", "option", "result", "box",
+    ];
+    #[rustfmt::skip]
+    const PREFIXES: &[&str] = &[
+        "your", "my_", "my-", "insert", "replace", "enter_", "enter-", "process.env", "os.environ",
+        "env.", "secrets.", "vault:", "op://", "enc[",
+    ];
+    WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Words joined by `-`, `_` or `.`, each lowercase, Capitalised, camelCase
+/// humps or a short ACRONYM, no digits: `static_analysis`, `apiKeyHelper`,
+/// `Get-AzAccessToken`. Random tokens almost never take this shape.
+pub(crate) fn is_name(v: &str) -> bool {
+    let word = |w: &str| {
+        let b = w.as_bytes();
+        if b.is_empty() || !b.iter().all(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        if b.iter().all(u8::is_ascii_uppercase) {
+            return b.len() <= 5;
+        }
+        // First letter any case, then humps: every capital is followed by
+        // a lowercase letter.
+        b.windows(2).skip(1).all(|p| match p {
+            [x, y] if x.is_ascii_uppercase() => y.is_ascii_lowercase(),
+            _ => true,
+        }) && !b
+            .last()
+            .is_some_and(|c| c.is_ascii_uppercase() && b.len() > 1)
+    };
+    v.split(['-', '_', '.']).all(word)
+}
+
+/// `scheme:rest` where the scheme is a lowercase word and the rest a path
+/// or a name: `fifo:/tmp/x`, `env:API_TOKEN`, `file:secret.txt`.
+pub(crate) fn is_reference(v: &str) -> bool {
+    match v.split_once(':') {
+        Some((scheme, rest)) => {
+            !scheme.is_empty()
+                && scheme.bytes().all(|c| c.is_ascii_lowercase())
+                && (rest.starts_with('/')
+                    || is_name(rest)
+                    || is_name(rest.rsplit_once('.').map_or(rest, |(n, _)| n)))
+        }
+        None => false,
+    }
+}
+
+/// Operators that no credential contains but code does: `a?.b`, `x ?? y`,
+/// `a === b`, `${x}`, `i++`, `n=null`, `c ? d : e`, `a.b+c.d`.
+pub(crate) fn is_expression(v: &str) -> bool {
+    const MARKERS: &[&str] = &["?.", "??", "==", "!=", "=>", "${", "&&", "||", "++"];
+    // Base64 padding (`dGVzdA==`) is not an operator; `h.auth===` still is.
+    let core = v.trim_end_matches('=');
+    if MARKERS.iter().any(|m| core.contains(m))
+        || (core.len() < v.len() && core.contains('.') && looks_like_code(core, None))
+    {
+        return true;
+    }
+    let ident_len = v
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_$#.".contains(c))
+        .count();
+    let starts_ident = v
+        .bytes()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || b"_$".contains(&c));
+    if starts_ident {
+        let ident = v.get(..ident_len).unwrap_or("");
+        let rest = v.get(ident_len + 1..).unwrap_or("");
+        match v.as_bytes().get(ident_len) {
+            // `n=null`, `v=-1`, `a=b=c`; not base64 padding (`dGVzdA==`).
+            Some(b'=') if !rest.is_empty() && !rest.starts_with('=') => return true,
+            // `x?y:z`, `k?void 0`, `this.withCredentials?`
+            Some(b'?')
+                if ident.contains('.')
+                    || rest.contains(':')
+                    || rest.starts_with("void")
+                    || rest.starts_with("null") =>
+            {
+                return true
+            }
+            _ => {}
+        }
+    }
+    const KEYWORDS: &[&str] = &[
+        "return", "void", "typeof", "await", "new", "function", "yield",
+    ];
+    let first_word = v
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    if first_word.len() < v.len() && KEYWORDS.contains(&first_word) {
+        return true;
+    }
+    let dotted = |p: &str| p.contains('.') && looks_like_code(p, None);
+    let operands = v.trim_end_matches(['+', '-', '*', '/']);
+    (operands.contains(['+', '-', '*', '/']) && operands.split(['+', '-', '*', '/']).all(dotted))
+        || v.strip_prefix('!')
+            .is_some_and(|rest| looks_like_code(rest.trim_start_matches('!'), None))
+}
+
+/// Unquoted values that read as code rather than as a literal: a call or
+/// generic (`getpass(`, `Token![`, `Option<`), a path (`ec::Seed`), a dotted
+/// name (`self.password`, `this.#key`), a number (`0x04`), a snake_case name
+/// (`__u32`, `db_password`) or a camelCase one (`userPassword`).
+pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
+    if next.is_some_and(|c| b"([{<".contains(&c)) || v.contains("::") || v.ends_with('!') {
+        return true;
+    }
+    if v.len() > 2
+        && (v.starts_with("0x") || v.starts_with("0X"))
+        && v.bytes().skip(2).all(|c| c.is_ascii_hexdigit())
+    {
+        return true;
+    }
+    let ident = |s: &str| {
+        let mut chars = s.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '#')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    if v.contains('.') {
+        return v.split('.').count() > 1 && v.split('.').all(ident);
+    }
+    if !ident(v) {
+        return false;
+    }
+    let snake = v.contains('_') && !v.bytes().any(|c| c.is_ascii_uppercase());
+    let camel = v.bytes().next().is_some_and(|c| c.is_ascii_lowercase())
+        && v.bytes().any(|c| c.is_ascii_uppercase())
+        && is_name(v);
+    snake || camel
+}

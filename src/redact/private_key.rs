@@ -1,0 +1,142 @@
+//! Private key blocks (PEM, OpenSSH, PGP): `-----BEGIN … PRIVATE KEY-----` through its END
+//! line, or to the end of its paragraph when there is none.
+
+/// The end of the private key block whose `-----BEGIN` is at `pos`: the
+/// header line, armor headers (`Proc-Type: 4,ENCRYPTED`), base64 tokens one
+/// separator apart (blank lines only before the first: PGP puts one there),
+/// and the END line if it follows. Without an END line the block stops at a
+/// blank line or at the first token that is not base64.
+pub(crate) fn key_block_end(text: &str, pos: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = key_block_marker(b, pos, b"-----BEGIN")?;
+    // Armor headers: `Name-Part: value` to the end of the line.
+    while let Some(j) = one_separator(b, i) {
+        let name = b.get(j..).map_or(0, |t| {
+            t.iter()
+                .take_while(|c| c.is_ascii_alphabetic() || **c == b'-')
+                .count()
+        });
+        let starts_alpha = b.get(j).is_some_and(u8::is_ascii_alphabetic);
+        if !(starts_alpha
+            && b.get(j + name) == Some(&b':')
+            && matches!(b.get(j + name + 1), Some(b' ' | b'\t')))
+        {
+            break;
+        }
+        i = j + name + 2;
+        while b
+            .get(i)
+            .is_some_and(|c| !matches!(c, b'\r' | b'\n' | b'\\'))
+        {
+            i += 1;
+        }
+    }
+    let base64_run = |at: usize| {
+        b.get(at..).map_or(0, |t| {
+            t.iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || b"+/=".contains(c))
+                .count()
+        })
+    };
+    let mut first = true;
+    loop {
+        let next = if first {
+            separators(b, i)
+        } else {
+            one_separator(b, i)
+        };
+        let Some(j) = next else { break };
+        let run = base64_run(j);
+        if run == 0 {
+            break;
+        }
+        i = j + run;
+        first = false;
+    }
+    if let Some(end) = separators(b, i).and_then(|j| key_block_marker(b, j, b"-----END")) {
+        i = end;
+    }
+    Some(i)
+}
+
+/// `-----BEGIN` or `-----END`, then ` WORD`s ending in ` PRIVATE KEY` or
+/// ` PRIVATE KEY BLOCK`, then `-----`; returns the offset after it.
+fn key_block_marker(b: &[u8], pos: usize, marker: &[u8]) -> Option<usize> {
+    let at = pos + marker.len();
+    if b.get(pos..at) != Some(marker) {
+        return None;
+    }
+    let words = b
+        .get(at..)?
+        .iter()
+        .take(64)
+        .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || **c == b' ')
+        .count();
+    let label = b.get(at..at + words)?;
+    let ok = label.first() == Some(&b' ')
+        && (label.ends_with(b" PRIVATE KEY") || label.ends_with(b" PRIVATE KEY BLOCK"))
+        && !label.windows(2).any(|w| w == b"  ");
+    let end = at + words + 5;
+    (ok && b.get(at + words..end) == Some(b"-----")).then_some(end)
+}
+
+/// One separator inside a key block: blanks, or one line break (real, or
+/// JSON-escaped `\n`) with blanks around it. Never a blank line.
+fn one_separator(b: &[u8], i: usize) -> Option<usize> {
+    let blanks = |mut at: usize| {
+        while matches!(b.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        at
+    };
+    let j = blanks(i);
+    let line_break = match b.get(j) {
+        Some(b'\n') => Some(j + 1),
+        Some(b'\r') if b.get(j + 1) == Some(&b'\n') => Some(j + 2),
+        Some(b'\\') => {
+            // `\n` or `\r\n`, each with any number of backslashes.
+            let escaped = |at: usize, letter: u8| {
+                let slashes = b
+                    .get(at..)
+                    .map_or(0, |t| t.iter().take_while(|c| **c == b'\\').count());
+                (slashes > 0 && b.get(at + slashes) == Some(&letter)).then_some(at + slashes + 1)
+            };
+            escaped(j, b'n').or_else(|| escaped(j, b'r').and_then(|k| escaped(k, b'n')))
+        }
+        _ => None,
+    };
+    match line_break {
+        Some(k) => Some(blanks(k)),
+        None => (j > i).then_some(j),
+    }
+}
+
+/// One or more separators (blank lines allowed).
+fn separators(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = one_separator(b, i)?;
+    while let Some(k) = one_separator(b, j) {
+        j = k;
+    }
+    Some(j)
+}
+
+/// A key block's body must hold a real base64 run, not `...` or nothing.
+pub(crate) fn has_key_material(block: &str) -> bool {
+    let body = block.get(10..).unwrap_or("");
+    let body = body
+        .find("-----")
+        .and_then(|i| body.get(i + 5..))
+        .unwrap_or("");
+    let mut run = 0;
+    for c in body.bytes() {
+        if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
+            run += 1;
+            if run >= 20 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}

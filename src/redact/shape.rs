@@ -1,0 +1,93 @@
+//! The rules' shapes, read by hand: the small readers every shape is written with.
+//!
+//! Each reader is anchored at the trigger position and returns where its
+//! shape ends (and, for context rules, the secret's span), or None. The doc
+//! comment of each gives the shape as a regex, for reference only: the
+//! crate does not use `regex`. Where a shape could match in more than one
+//! way, the reader returns the match a leftmost-first (Perl-style) engine
+//! would: greedy runs take all they can, the first alternative that leads to
+//! a match wins. Every class is ASCII except the negated ones of URLs and
+//! `curl -u`, which stop at Unicode white space and are read by `char`, so
+//! every offset returned lies on a character boundary.
+
+pub(crate) fn literal_at(bytes: &[u8], pos: usize, literal: &[u8], ignore_case: bool) -> bool {
+    match bytes.get(pos..pos + literal.len()) {
+        Some(found) if ignore_case => found.eq_ignore_ascii_case(literal),
+        Some(found) => found == literal,
+        None => false,
+    }
+}
+
+pub(crate) fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// `[A-Za-z0-9_-]`: base64url, and most providers' token alphabet.
+pub(crate) fn is_b64url(c: u8) -> bool {
+    is_word(c) || c == b'-'
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+/// `literal` at `at`, byte for byte; the offset after it.
+pub(crate) fn lit(b: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
+    literal_at(b, at, literal, false).then_some(at + literal.len())
+}
+
+/// As `lit`, ASCII case-insensitive (`(?i-u:…)`).
+pub(crate) fn lit_ci(b: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
+    literal_at(b, at, literal, true).then_some(at + literal.len())
+}
+
+/// The first of `literals` found at `at` (an alternation of literals).
+pub(crate) fn one_of(b: &[u8], at: usize, literals: &[&[u8]]) -> Option<usize> {
+    literals.iter().find_map(|l| lit(b, at, l))
+}
+
+/// One byte of `class` (`[…]`).
+pub(crate) fn one(b: &[u8], at: usize, class: fn(u8) -> bool) -> Option<usize> {
+    b.get(at).is_some_and(|c| class(*c)).then_some(at + 1)
+}
+
+/// The end of the longest run of `class` from `at` (`[…]*`).
+pub(crate) fn run(b: &[u8], at: usize, class: fn(u8) -> bool) -> usize {
+    at + b
+        .get(at..)
+        .map_or(0, |t| t.iter().take_while(|c| class(**c)).count())
+}
+
+/// `[…]{min,}`: the longest run, if it is long enough.
+pub(crate) fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -> Option<usize> {
+    let end = run(b, at, class);
+    (end - at >= min).then_some(end)
+}
+
+/// `[…]{n}`: exactly `n` bytes of `class`, whatever follows.
+pub(crate) fn exactly(b: &[u8], at: usize, class: fn(u8) -> bool, n: usize) -> Option<usize> {
+    b.get(at..at + n)
+        .is_some_and(|t| t.iter().all(|c| class(*c)))
+        .then_some(at + n)
+}
+
+pub(crate) fn blanks(b: &[u8], at: usize) -> usize {
+    run(b, at, is_blank)
+}
+
+/// `(?:\\*["'])?`: a closing or opening quote, JSON-escaped or not. Where
+/// the quote is absent, nothing is taken (the backslashes stay).
+pub(crate) fn quote_opt(b: &[u8], at: usize) -> usize {
+    let i = run(b, at, |c| c == b'\\');
+    match b.get(i) {
+        Some(b'"' | b'\'') => i + 1,
+        _ => at,
+    }
+}
+
+/// The end of the longest run of characters from `at` that `stop` does not
+/// end (`[^…]*` with Unicode `\s`); `at` must be a character boundary.
+pub(crate) fn chars_until(text: &str, at: usize, stop: fn(char) -> bool) -> usize {
+    let rest = text.get(at..).unwrap_or("");
+    at + rest.find(stop).unwrap_or(rest.len())
+}

@@ -1,0 +1,34 @@
+//! Text and values the way JavaScript sees them, and the host's data read leniently.
+//!
+//! The reference measures and cuts text with `.length` and `.slice`, which count
+//! UTF-16 code units, and trims with JS's whitespace set. Rust strings are UTF-8,
+//! so every length, budget and cut point goes through here. The one deliberate
+//! difference: a cut never splits a surrogate pair or a grapheme cluster.
+//!
+//! The parts: `js_string` (JS's whitespace, `.length`, `slice` indexes, span removal), `cut`
+//! (the cuts: `head`, `tail`, `cut_middle`), `number` (`Number#toString`), `json` (JSON text
+//! as JS writes it), `js_value` (a host value as `String(v)` and truthiness see it), `lenient`
+//! (readers for which a bad field costs that field), and [`stamp`] (times as the reference
+//! prints them).
+
+mod cut;
+mod js_string;
+mod js_value;
+mod json;
+mod lenient;
+mod number;
+pub mod stamp;
+
+pub use cut::{cut_middle, cut_middle_into, head, tail};
+pub use js_string::{
+    collapse_space, is_js_line_end, is_js_space, len16, remove_spans, slice_index, trim, trim_end,
+};
+pub use js_value::JsVal;
+pub use json::well_formed_json;
+pub use lenient::{lenient_string, raw_present, Lenient, LenientList, ListOrNot};
+pub use number::number_to_string;
+
+// `number_to_string` under its old name, for the hooks and bindings until they use the new one
+// (bindings.rs has a `js_number` of its own, which is `Number(v)`).
+#[doc(hidden)]
+pub use number::number_to_string as js_number;
