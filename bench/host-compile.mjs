@@ -17,7 +17,7 @@ for (const p of ['.claude-plugin', 'mod.json', 'js', 'pkg']) fs.cpSync(path.join
 
 const shimPath = path.join(mod, 'js', 'compact-plus.js')
 let shim = fs.readFileSync(shimPath, 'utf8')
-const compile = "compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm')"
+const compile = "compiled ??= $.wasm\n    .compile('../pkg/compact_plus_bg.wasm')"
 const ready = /function instantiate\(\) \{\n  if \(!core\.live\) \{\n    initSync\(\{ module: core\.module \}\)\n    init\(options, core\.carried, core\.lastId \+ 1\)\n    core\.live = true\n  \}\n\}/
 const logLine = "const io = hostOf($)"
 if (!shim.includes(compile) || !ready.test(shim) || !shim.includes(logLine)) {

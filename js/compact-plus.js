@@ -28,6 +28,8 @@ const COMPILE_WAIT_MS = 5000
 const HAND_BACK_BYTES = 32 * 1024 * 1024
 
 let compiled = null // Promise<WebAssembly.Module | null>, once per load
+let settled = null // what `compiled` gave, once it has
+let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
 let options = '{}'
 
@@ -103,7 +105,9 @@ function handBack(log) {
 }
 
 // The module, or null when it did not compile or is not there within the wait.
+// Once one hook has waited the whole bound, the others take what is there.
 async function compiledWithin(io) {
+  if (waitedOut) return settled
   let timer
   const late = new Promise((resolve) => {
     timer = io.after(COMPILE_WAIT_MS, () => resolve('late'))
@@ -111,8 +115,9 @@ async function compiledWithin(io) {
   const module = await Promise.race([compiled, late])
   timer?.cancel?.()
   if (module === 'late') {
-    io.log(`compact-plus: the wasm core was not ready after ${COMPILE_WAIT_MS} ms; this hook passes through`)
-    return null
+    if (!waitedOut) io.log(`compact-plus: the wasm core was not ready after ${COMPILE_WAIT_MS} ms; hooks pass through until it is`)
+    waitedOut = true
+    return settled
   }
   return module
 }
@@ -402,10 +407,13 @@ function hostOf($) {
 
 // One hook for every event; `next.event` says which.
 function hook($, e, next) {
-  compiled ??= $.wasm.compile('../pkg/compact_plus_bg.wasm').catch((err) => {
-    $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
-    return null
-  })
+  compiled ??= $.wasm
+    .compile('../pkg/compact_plus_bg.wasm')
+    .catch((err) => {
+      $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
+      return null
+    })
+    .then((module) => (settled = module))
   if (next.event === 'tool.call') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
