@@ -1,0 +1,181 @@
+// The shim's promises 1 and 2 (js/compact-plus.js, its header): `next` is called at most once per
+// hook, and a hook that called it returns what it gave; an error reaches the engine only when it is
+// `next`'s own rejection, passed up as it came, and every other failure lets the engine's result
+// through. The real shim and the real core (pkg/), against the fake host (./fake-host.mjs).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { register } from '../../js/compact-plus.js'
+import { withShim, HANDOFF_HEAD, VERBATIM_OPEN, POINTER_HEAD, count } from './fake-host.mjs'
+
+const shim = (opts, options) => withShim(register, opts, options)
+
+/** Design-8: compact-plus never calls `$.session.compact()` (the terminal skips its own hook). */
+function neverCompactsItself(host) {
+  assert.equal(host.callsOf('session.compact').length, 0, '$.session.compact was called')
+}
+
+test('session.compact calls next once, with the handoff after the person\'s words, and returns the engine\'s compaction as it came', async () => {
+  const host = shim({ mode: 'tui' })
+  const out = await host.compact({ trigger: 'manual', instructions: 'keep the parser details' })
+  assert.equal(out.hookError, undefined)
+  assert.equal(out.nexts, 1)
+  assert.deepEqual(out.value, out.below)
+  const asked = host.requests.filter((r) => r.kind === 'summarizer')
+  assert.equal(asked.length, 1)
+  assert.ok(asked[0].instructions.startsWith(`keep the parser details\n\n${HANDOFF_HEAD}`), asked[0].instructions)
+  await host.settle()
+  neverCompactsItself(host)
+})
+
+test('every hook of a headless session calls next once and returns what next gave', async () => {
+  const host = shim({ mode: 'headless' })
+  await host.prompt('turn one: the parser fails on nested lists')
+  await host.compact({ trigger: 'manual' })
+  await host.prompt('turn two: go on')
+  await host.settle()
+  const events = host.outcomes.map((o) => o.event)
+  // The headless order [probe §5]: prompt.context, turn.complete, session.compact, the two
+  // compaction rows, then the next request's prompt.context and turn.complete.
+  assert.deepEqual(events, ['prompt.context', 'turn.complete', 'session.compact', 'session.append', 'session.append', 'prompt.context', 'turn.complete'])
+  for (const o of host.outcomes) {
+    assert.equal(o.hookError, undefined, `${o.event}: ${o.hookError}`)
+    assert.equal(o.nexts, 1, `${o.event} called next ${o.nexts} times`)
+    assert.deepEqual(o.value, o.below, `${o.event} returned something else than next gave`)
+  }
+  // The summary row is what carried the blocks here: what next gave is the row with them appended.
+  const summaryRow = host.outcomes[4]
+  assert.equal(count(summaryRow.value.message.content.map((c) => c.text).join('\n'), VERBATIM_OPEN), 1)
+  neverCompactsItself(host)
+})
+
+test('a terminal prompt.context after /compact returns next\'s result with the compact-plus block added last', async () => {
+  const host = shim({ mode: 'tui' })
+  await host.compact({ trigger: 'manual' })
+  const out = await host.promptContext()
+  assert.equal(out.nexts, 1)
+  assert.deepEqual(out.value.instructionFiles, out.below.instructionFiles)
+  assert.deepEqual(out.value.blocks.slice(0, -1), out.below.blocks, 'the engine\'s blocks first, as they came')
+  assert.equal(out.value.blocks.at(-1).name, 'compact-plus')
+  neverCompactsItself(host)
+})
+
+test('a $ call failing after next was called: the hook still returns what next gave, and the failure costs what depended on it', async () => {
+  const host = shim({ mode: 'tui' })
+  host.fault('fs.write', { reject: new Error('ENOSPC: no space left on device') }, (path) => path.endsWith('.md'), Infinity)
+  const out = await host.compact({ trigger: 'manual' })
+  assert.equal(out.hookError, undefined)
+  assert.equal(out.nexts, 1)
+  assert.deepEqual(out.value, out.below)
+  assert.ok(host.debugLines('was not written: ENOSPC').length >= 1, host.debug.join('\n'))
+  // No history file, so no pointer to one; the verbatim block still comes.
+  const context = await host.promptContext()
+  const block = context.value.blocks.find((b) => b.name === 'compact-plus')?.text ?? ''
+  assert.equal(count(block, VERBATIM_OPEN), 1)
+  assert.equal(count(block, POINTER_HEAD), 0)
+  neverCompactsItself(host)
+})
+
+test('session.compact\'s next rejecting: that same error object passes up, the summarizer is not asked again, nothing is counted or pending', async () => {
+  const host = shim({ mode: 'tui' })
+  // Measured headless: an `auto` compaction whose summarize set had no assistant message made
+  // `next(e)` reject in the mod's hook, and the rejection passes up [probe §4].
+  const bailed = new Error('Reactive compact: no assistant messages in summarize set, bailing')
+  host.summarizer.reject = bailed
+  const out = await host.compact({ trigger: 'auto' })
+  assert.equal(out.hookError, bailed, 'the hook rejected with another error than next\'s')
+  assert.equal(out.nexts, 1)
+  assert.equal(out.failed, bailed, 'the .catch handler\'s replayed next passes it up too')
+  assert.equal(host.requests.filter((r) => r.kind === 'summarizer').length, 1)
+  await host.settle()
+  assert.equal(host.logLines().filter((l) => l.event === 'compact').length, 0)
+  host.summarizer.reject = null
+  const context = await host.promptContext()
+  assert.equal(context.value.blocks.filter((b) => b.name === 'compact-plus').length, 0)
+  neverCompactsItself(host)
+})
+
+test('prompt.context\'s, turn.complete\'s and session.append\'s own next rejecting pass up as they came', async () => {
+  const host = shim({ mode: 'headless' })
+  for (const [event, e] of [
+    ['prompt.context', host.engineContext()],
+    ['turn.complete', { answer: 'hi', durationMs: 5, isAborted: false, turnId: 't1', reason: 'answer' }],
+    ['session.append', { message: { type: 'user', role: 'user', content: [{ type: 'text', text: 'row' }] }, door: 'compaction', origin: { kind: 'engine' }, uuid: 'u1' }],
+  ]) {
+    let thrown
+    const below = () => {
+      thrown = new Error(`${event} refused below`)
+      return Promise.reject(thrown)
+    }
+    const out = await host.fire(event, e, below)
+    assert.ok(thrown, `${event} never called next`)
+    assert.equal(out.hookError, thrown, `${event}: ${out.hookError}`)
+    assert.equal(out.nexts, 1)
+  }
+  neverCompactsItself(host)
+})
+
+test('session.append with blocks waiting: its next (the blocks appended) rejecting passes up as it came', async () => {
+  const host = shim({ mode: 'tui' })
+  await host.compact({ trigger: 'manual' }) // the terminal: the blocks wait for a channel
+  let thrown
+  let down
+  const out = await host.fire('session.append', { message: { type: 'user', role: 'user', content: [{ type: 'text', text: 'This session is being continued' }] }, door: 'compaction', origin: { kind: 'engine' }, uuid: 'u2' }, (d) => {
+    down = d
+    thrown = new Error('the transcript could not be written')
+    return Promise.reject(thrown)
+  })
+  assert.equal(count(down.message.content.map((c) => c.text).join('\n'), VERBATIM_OPEN), 1, 'next got the blocks')
+  assert.equal(out.hookError, thrown)
+  assert.equal(out.nexts, 1)
+  neverCompactsItself(host)
+})
+
+test('with every $ call failing, no error reaches the engine: each hook lets the engine\'s result through', async () => {
+  const host = shim({ mode: 'headless' })
+  const broken = new Error('the host is not answering')
+  for (const op of ['env.get', 'session.id', 'session.usage', 'clock.now', 'fs.exists', 'fs.read', 'fs.write', 'fs.list', 'fs.stat', 'process.run', 'tool.register', 'command.run']) {
+    host.fault(op, { reject: broken }, () => true, Infinity)
+  }
+  host.instructionFiles = [{ path: '/tmp/proj/CLAUDE.md', kind: 'project', content: '# Project\n' }]
+  await host.fire('session.start', { cwd: '/tmp/proj', surface: null, isInteractive: false }, (d) => ({ cwd: d.cwd }))
+  await host.prompt('turn one', { tokens: 63_000 })
+  await host.compact({ trigger: 'manual', instructions: 'keep KIWI' })
+  await host.prompt('turn two', { tokens: 63_000 })
+  await host.settle()
+  assert.ok(host.outcomes.length >= 8, host.outcomes.map((o) => o.event).join(' '))
+  for (const o of host.outcomes) {
+    assert.equal(o.hookError, undefined, `${o.event} let an error through: ${o.hookError}`)
+    assert.equal(o.failed, undefined)
+    assert.ok(o.nexts <= 1, `${o.event} called next ${o.nexts} times`)
+    assert.deepEqual(o.value, o.below, `${o.event} changed the engine's result`)
+  }
+  neverCompactsItself(host)
+})
+
+test('every registration has a .catch, and each answers as the engine needs it: what next gave when it was called, else next(e) once', async () => {
+  const host = shim({ mode: 'tui' })
+  const events = host.hooks.map((h) => h.event)
+  assert.deepEqual(events.sort(), ['prompt.context', 'session.append', 'session.compact', 'session.start', 'tool.call', 'turn.complete'])
+  for (const reg of host.hooks) {
+    assert.equal(typeof reg.catch, 'function', `${reg.event} has no .catch`)
+    if (reg.event === 'tool.call') {
+      // The recall tool's own answer: a failed search is the tool's result, never the session's.
+      assert.match(String((await reg.catch(host.$, {}, Object.assign(() => assert.fail('next'), { called: false }))).result), /^recall:/)
+      continue
+    }
+    const given = { from: 'next', event: reg.event }
+    let calls = 0
+    const replay = Object.assign(async () => (calls++, given), { event: reg.event, called: true, error: { kind: 'throw', message: 'x', budget: 10000 } })
+    assert.equal(await reg.catch(host.$, { e: 1 }, replay), given)
+    assert.equal(calls, 1)
+    let down
+    const fresh = Object.assign(async (d) => ((down = d), given), { event: reg.event, called: false, error: { kind: 'timeout', budget: 10000 } })
+    assert.equal(await reg.catch(host.$, { e: 2 }, fresh), given)
+    assert.deepEqual(down, { e: 2 })
+  }
+})
+
+test('options turn hooks off as documented: recallTool false registers no session.start or tool.call', () => {
+  const host = shim({ mode: 'tui' }, { recallTool: false })
+  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'turn.complete'])
+})
