@@ -7,8 +7,9 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::compaction::{handoff, history, verbatim};
 use crate::message::{self, Messages};
-use crate::{handoff, history, instructions, stamp, text, verbatim};
+use crate::{instructions, stamp, text};
 
 /// `String(v)`.
 fn js_string(v: &JsValue) -> String {

@@ -11,9 +11,10 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::compaction::{handoff, history, terminal, verbatim};
 use crate::host::{self, Answer, Call, Host, Machine, Step};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{audit, handoff, history, instructions_engine, prune, recall_tool, stamp, terminal, text, verbatim};
+use crate::{audit, instructions_engine, prune, recall_tool, stamp, text};
 
 /// The auto-compact threshold changes only with the model or settings.
 const THRESHOLD_CACHE_MS: f64 = 600_000.0;

@@ -6,10 +6,7 @@
 
 pub mod text;
 pub mod message;
-pub mod verbatim;
-pub mod history;
-pub mod terminal;
-pub mod handoff;
+pub mod compaction;
 pub mod instructions;
 pub mod compat;
 pub mod redact;

@@ -6,7 +6,7 @@
 //! `Call` as the shim's `perform` would (`{ok}` / `{err}`, `undefined` as `{}`),
 //! and records every call, so the tests assert what was asked, in what order.
 
-use compact_plus::handoff;
+use compact_plus::compaction::handoff;
 use compact_plus::hooks::{Core, Options};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -17,11 +17,12 @@ mod player;
 #[path = "../fuzz/src/check.rs"]
 mod check;
 
+use compact_plus::compaction::{handoff, history, verbatim};
 use compact_plus::compat::instructions;
 use compact_plus::hooks::{Core, Options};
 use compact_plus::message::{parse_messages, Messages};
+use compact_plus::text;
 use compact_plus::text::stamp;
-use compact_plus::{handoff, history, text, verbatim};
 use gen::{Source, Tape};
 use player::{Ending, Fault};
 use proptest::prelude::*;

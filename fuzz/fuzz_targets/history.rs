@@ -2,7 +2,7 @@
 //! paths it goes to (`folder`, `part_file`).
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::history::{self, Meta};
+use compact_plus::compaction::history::{self, Meta};
 use compact_plus::message::parse_messages;
 use compact_plus_fuzz::{check, gen};
 use libfuzzer_sys::fuzz_target;

@@ -2,7 +2,8 @@
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::compat::instructions;
-use compact_plus::{handoff, text};
+use compact_plus::compaction::handoff;
+use compact_plus::text;
 use compact_plus_fuzz::gen::{self, Source};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 //! and any text), answers within `MAX_ANSWER`, or says why it cannot.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::history::{self, Meta};
+use compact_plus::compaction::history::{self, Meta};
 use compact_plus::message::parse_messages;
 use compact_plus::{recall_tool, text};
 use compact_plus_recall::search;

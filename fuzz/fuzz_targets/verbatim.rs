@@ -3,7 +3,8 @@
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::message::{parse_messages, Message};
-use compact_plus::{text, verbatim};
+use compact_plus::compaction::verbatim;
+use compact_plus::text;
 use compact_plus_fuzz::gen;
 use libfuzzer_sys::fuzz_target;
 
