@@ -4,7 +4,7 @@
 //! their input and result, so `rg` (or the recall tool) finds a word and the
 //! message it came from.
 
-use crate::message::{Messages, ToolUse};
+use crate::message::Messages;
 use crate::text;
 
 const TOOL_INPUT_CHARS: f64 = 2000.0;
@@ -19,13 +19,11 @@ pub struct Meta {
     pub trigger: String,
 }
 
-fn tool_input(u: &ToolUse) -> String {
-    let json = u.input.as_ref().map_or("{}", |raw| raw.get());
-    text::cut_middle(json, TOOL_INPUT_CHARS, TOOL_NOTE)
-}
-
-/// One message's block, written straight into one string (what `message_lines`
-/// joined with `\n` gives), or `None` when the message has nothing to show.
+/// One message's block: its `## [n] role` heading, its text, and each tool call
+/// with its input and result (long ones cut). The one renderer of the format,
+/// for the parts and the reference's whole text alike; written straight into one
+/// string. `None` when the message has nothing to show: a user row that only
+/// carries tool results, an empty row.
 fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     let text = text::trim(m.text());
     let uses = &m.tool_uses.0;
@@ -64,35 +62,6 @@ fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     Some(out)
 }
 
-/// The lines of one message, or none when the message has nothing to show
-/// (a user row that only carries tool results, an empty row, a `null`).
-fn message_lines(i: usize, m: &crate::message::Message, out: &mut Vec<String>) {
-    let text = text::trim(m.text());
-    let uses = &m.tool_uses.0;
-    if m.is_user() && text.is_empty() && m.tool_results > 0 {
-        return;
-    }
-    if text.is_empty() && uses.is_empty() {
-        return;
-    }
-    out.push(format!("## [{i}] {}", m.role.to_js_string()));
-    out.push(String::new());
-    if !text.is_empty() {
-        out.push(text.to_owned());
-        out.push(String::new());
-    }
-    for u in uses {
-        let error = if u.is_error.truthy() { " (error)" } else { "" };
-        out.push(format!("### tool {}{error}", u.tool.to_js_string()));
-        out.push(format!("input: {}", tool_input(u)));
-        if let Some(result) = &u.text {
-            out.push("result:".into());
-            out.push(text::cut_middle(result, TOOL_RESULT_CHARS, TOOL_NOTE));
-        }
-        out.push(String::new());
-    }
-}
-
 fn header(count: usize, meta: &Meta) -> Vec<String> {
     vec![
         "# Conversation before compaction".into(),
@@ -108,13 +77,14 @@ fn header(count: usize, meta: &Meta) -> Vec<String> {
 
 /// The reference's history text, byte for byte.
 pub fn render(messages: &Messages, meta: &Meta) -> String {
-    let mut out = header(messages.len(), meta);
+    let mut out = header(messages.len(), meta).join("\n");
     for (i, m) in messages.iter().enumerate() {
-        if let Some(m) = m {
-            message_lines(i, m, &mut out);
+        if let Some(block) = m.as_ref().and_then(|m| message_block(i, m)) {
+            out.push('\n');
+            out.push_str(&block);
         }
     }
-    out.join("\n")
+    out
 }
 
 /// What one `$.fs.write` may hold: 4 MiB of UTF-8 (the engine refuses more).
