@@ -7,9 +7,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::compaction::{handoff, history, verbatim};
+use crate::compat::{handoff, history, instructions, verbatim};
 use crate::message::{self, Messages};
-use crate::{instructions, stamp, text};
+use crate::{stamp, text};
 
 /// `String(v)`.
 fn js_string(v: &JsValue) -> String {

@@ -3,6 +3,7 @@
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::compaction::history::{self, Meta};
+use compact_plus::compat;
 use compact_plus::message::parse_messages;
 use compact_plus_fuzz::{check, gen};
 use libfuzzer_sys::fuzz_target;
@@ -35,7 +36,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("history", data, || {
     let json = if k.raw { String::from_utf8_lossy(u.take_rest()).into_owned() } else { gen::messages(&mut u).to_string() };
     let msgs = parse_messages(&json);
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
-    let whole = history::render(&msgs, &meta);
+    let whole = compat::history::render(&msgs, &meta);
     let clean = |t: &str| if k.redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
     let one = history::render_parts(&msgs, &meta, usize::MAX, &clean);
     assert_eq!(one.len(), 1);

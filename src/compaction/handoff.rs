@@ -2,15 +2,6 @@
 
 use crate::text;
 
-/// The summary row's pointer to the history file.
-pub fn pointer_text(file: &str, dir: &str) -> String {
-    [
-        format!("compact-plus saved the conversation from before this compaction as searchable text: \"{file}\"."),
-        format!("Earlier parts of this session are in the same folder. For exact wording, paths, commands, errors or tool output the summary left out, search there before asking the user or redoing work: rg -n \"<term>\" \"{dir}\""),
-    ]
-    .join("\n")
-}
-
 /// compact-plus's pointer: names the history file (its first part when it is
 /// split), and the recall tool first when it is on, `rg` second.
 pub fn pointer_v2(file: &str, dir: &str, parts: usize, recall: bool) -> String {
@@ -29,34 +20,10 @@ pub fn pointer_v2(file: &str, dir: &str, parts: usize, recall: bool) -> String {
     )
 }
 
-const HANDOFF: [&str; 8] = [
-    "Extra instructions from the compact-plus mod:",
-    "- Write this as a handoff to another model that will continue the work with nothing but your summary. Open section 1 with the current goal and where it stands, in two or three sentences.",
-    "- Keep exact identifiers: file paths, commands that worked, commit hashes, branch names, URLs, session and task ids, error text and numbers.",
-    "- Record each decision with its reason, and the user's corrections and preferences in the user's own words.",
-    "- Say what was verified (tests run, output checked) and what is assumed or untested.",
-    "- List open promises: what you said you would do, what waits on the user, and background work still running (subagents, other sessions, background commands) with how to check on it.",
-    "- Do not restate instruction files (CLAUDE.md, AGENTS.md, the memory index) or the system prompt; they are sent again after compaction.",
-    "- The most recent messages may be kept verbatim after your summary, and you may not see them. In \"Current Work\", describe the last state you can see, and word the next step so it still holds if those messages already started it.",
-];
-
 /// The first 80 units of a message, on one line, never cut inside a character.
-fn opening(first_verbatim: &str) -> String {
+pub(crate) fn opening(first_verbatim: &str) -> String {
     let one_line = text::collapse_space(first_verbatim);
     text::head(&one_line, 80).to_owned()
-}
-
-/// The reference's handoff instructions. `first_verbatim`: the oldest message
-/// kept word for word, if any (an empty one counts as none, as in JS).
-pub fn handoff_instructions(first_verbatim: Option<&str>) -> String {
-    let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
-    if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
-        lines.push(format!(
-            "- The user's messages from the one beginning \"{}\" onward are attached word for word after your summary. In section 6, give each of those one short line with its outcome instead of restating it.",
-            opening(first)
-        ));
-    }
-    lines.join("\n")
 }
 
 const HANDOFF_V2: [&str; 9] = [
@@ -108,19 +75,6 @@ mod tests {
     }
 
     #[test]
-    fn handoff_names_the_first_kept_message() {
-        assert!(!handoff_instructions(None).contains("onward"));
-        assert!(!handoff_instructions(Some("")).contains("onward"));
-        let long = format!("fix   the\n\nbug {}", "x".repeat(200));
-        let h = handoff_instructions(Some(&long));
-        let want = format!("beginning \"fix the bug {}\" onward", "x".repeat(80 - 12));
-        assert!(h.contains(&want), "{h}");
-        // 79 ASCII units then an emoji: the pair would be split at 80, so it goes.
-        let emoji = format!("{}😀tail", "a".repeat(79));
-        assert!(handoff_instructions(Some(&emoji)).contains(&format!("\"{}\" onward", "a".repeat(79))));
-    }
-
-    #[test]
     fn v2_carries_the_rules_and_stays_short() {
         let longest = handoff_v2(Some(&"w".repeat(500)), true);
         assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
@@ -139,14 +93,7 @@ mod tests {
         assert!(tool < p.find("rg -n").unwrap());
         assert!(!pointer_v2("/d/a.md", "/d", 1, false).contains("recall"));
         // One part is the reference's pointer exactly, when the tool is off.
-        assert_eq!(pointer_v2("/d/a.md", "/d", 1, false), pointer_text("/d/a.md", "/d"));
+        assert_eq!(pointer_v2("/d/a.md", "/d", 1, false), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
         assert!(pointer_v2("/d/a.md", "/d", 3, false).contains("in 3 parts: this is part 1"));
-    }
-
-    #[test]
-    fn pointer_names_file_and_folder() {
-        let p = pointer_text("/h/.claude/compact-history/s/f.md", "/h/.claude/compact-history/s");
-        assert!(p.contains("searchable text: \"/h/.claude/compact-history/s/f.md\"."));
-        assert!(p.ends_with("rg -n \"<term>\" \"/h/.claude/compact-history/s\""));
     }
 }

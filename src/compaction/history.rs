@@ -24,7 +24,7 @@ pub struct Meta {
 /// for the parts and the reference's whole text alike; written straight into one
 /// string. `None` when the message has nothing to show: a user row that only
 /// carries tool results, an empty row.
-fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
+pub(crate) fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     let text = text::trim(m.text());
     let uses = &m.tool_uses.0;
     if m.is_user() && text.is_empty() && m.tool_results > 0 {
@@ -62,7 +62,8 @@ fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     Some(out)
 }
 
-fn header(count: usize, meta: &Meta) -> Vec<String> {
+/// The file's first lines: what it is, whose session, when and why it compacted.
+pub(crate) fn header(count: usize, meta: &Meta) -> Vec<String> {
     vec![
         "# Conversation before compaction".into(),
         String::new(),
@@ -73,18 +74,6 @@ fn header(count: usize, meta: &Meta) -> Vec<String> {
         "Each message starts with a \"## [n] role\" line; tool calls follow as \"### tool <name>\" with their input and result (long results cut; the .jsonl transcript has everything).".into(),
         String::new(),
     ]
-}
-
-/// The reference's history text, byte for byte.
-pub fn render(messages: &Messages, meta: &Meta) -> String {
-    let mut out = header(messages.len(), meta).join("\n");
-    for (i, m) in messages.iter().enumerate() {
-        if let Some(block) = m.as_ref().and_then(|m| message_block(i, m)) {
-            out.push('\n');
-            out.push_str(&block);
-        }
-    }
-    out
 }
 
 /// What one `$.fs.write` may hold: 4 MiB of UTF-8 (the engine refuses more).
@@ -263,7 +252,7 @@ mod tests {
     #[test]
     fn one_part_is_the_reference_text() {
         let m = session(5, 10);
-        assert_eq!(render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![render(&m, &meta())]);
+        assert_eq!(render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![crate::compat::history::render(&m, &meta())]);
     }
 
     #[test]
