@@ -381,7 +381,7 @@ async fn prepare(host: &Host, session: &Session, e: &mut CompactEvent) -> Prep {
     if e.texts_deferred.truthy() {
         fill_person_texts(host, &mut e.messages.0).await;
     }
-    let verbatim = verbatim::select_marked(&e.messages.0, session.options.verbatim_tokens);
+    let verbatim = verbatim::select(&e.messages.0, session.options.verbatim_tokens);
     Prep { dir, file: None, parts: 0, verbatim, mentions: None }
 }
 
@@ -446,7 +446,7 @@ async fn write_history(
     unpack_event(host, session, e).await?;
     terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
-    let texts = history::render_parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+    let texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
     let names: Vec<String> =
         (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
     let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
@@ -508,7 +508,7 @@ fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a st
 async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
     // A subagent's or fork's own compaction: the handoff instructions alone.
     if e.agent_id.truthy() {
-        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::handoff_v2(None, false));
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, false));
         let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
         return Done::next();
     }
@@ -535,7 +535,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
         let prep = prepare(&host, &session, &mut e).await;
         let first = prep.verbatim.first().map(|v| v.text.as_str());
         let instructions =
-            handoff::join_instructions(person_instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, prep.dir.is_some()));
         let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
         let made = host::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
         if made {
@@ -551,7 +551,7 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     // then fails costs the pointer, and the summary says nothing it could miss.
     let first = prep.verbatim.first().map(|v| v.text.as_str());
     let instructions =
-        handoff::join_instructions(person_instructions.as_deref(), &handoff::handoff_v2(first, prep.dir.is_some()));
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, prep.dir.is_some()));
     // The engine installs a precomputed summary only for a dispatch whose
     // instructions are as it sent them; changed, it discards that summary and
     // asks the summarizer again (measured on 2.1.328). The precompute's own
@@ -583,10 +583,10 @@ async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> D
     let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
     let mut blocks = Vec::new();
     if !verbatim.is_empty() {
-        blocks.push(session.clean(&verbatim::render_marked(&verbatim, current_kept)));
+        blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
-        let mut pointer = handoff::pointer_v2(file, dir, prep.parts, session.options.recall_tool);
+        let mut pointer = handoff::pointer(file, dir, prep.parts, session.options.recall_tool);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();

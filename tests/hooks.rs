@@ -34,7 +34,7 @@ const FIRST: &str = "Please fix the parser in src/parse.rs";
 /// naming the first message kept word for word (ref:146-147; the wording of
 /// ours is `handoff`'s business, tested there).
 fn ours(own: Option<&str>, first: Option<&str>, saved: bool) -> String {
-    handoff::join_instructions(own, &handoff::handoff_v2(first, saved))
+    handoff::join_instructions(own, &handoff::instructions(first, saved))
 }
 
 // ---------------------------------------------------------------- the fake host
@@ -853,7 +853,7 @@ fn appended(h: &Harness) -> Vec<String> {
 }
 
 fn pointer_block(file: &str, d: &str) -> String {
-    let p = handoff::pointer_v2(file, d, 1, true);
+    let p = handoff::pointer(file, d, 1, true);
     assert!(p.contains(&format!("\"{file}\"")) && p.contains(&format!("rg -n \"<term>\" \"{d}\"")));
     p
 }
@@ -1052,7 +1052,7 @@ fn unanswered_texts_cost_the_verbatim_block_alone() {
     assert!(h.fake.text(&history_file("manual")).unwrap().contains("Also keep the old API"));
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "the pointer alone");
-    assert!(pending[0].starts_with(&handoff::pointer_v2(&history_file("manual"), &dir(), 1, true)));
+    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, true)));
     assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, None, true)));
 }
 
@@ -2585,7 +2585,7 @@ fn a_long_history_is_written_in_parts() {
     assert!(ops[..w].contains(&"next".to_owned()));
     assert!(ops[w..w + n].iter().all(|o| o == "write"));
     assert_eq!(ops[w + n], "nextResult");
-    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer_v2(&first, &dir(), n, true)));
+    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, true)));
 }
 
 #[test]

@@ -385,12 +385,12 @@ fn check_select(msgs: &Messages, budget: f64) -> Result<(), TestCaseError> {
 fn check_parts(msgs: &Messages, limit: usize, redact: bool) -> Result<(), TestCaseError> {
     let meta = history::Meta { session_id: "3e771ee8".into(), at: "2026-01-01T00:00:00.000Z".into(), trigger: "auto".into() };
     let clean = |t: &str| if redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
-    let whole = history::render_parts(msgs, &meta, usize::MAX, &clean);
+    let whole = history::parts(msgs, &meta, usize::MAX, &clean);
     prop_assert_eq!(whole.len(), 1);
     if !redact {
         prop_assert_eq!(&whole[0], &compat::history::render(msgs, &meta));
     }
-    let parts = history::render_parts(msgs, &meta, limit, &clean);
+    let parts = history::parts(msgs, &meta, limit, &clean);
     if whole[0].len() <= limit {
         prop_assert_eq!(&parts, &whole);
         return Ok(());
@@ -459,7 +459,7 @@ fn reference_iso(ms: f64) -> Option<String> {
 /// wasm), or each part carries one byte under a heading of thousands, so the
 /// parts grow with text size times heading size and each exceeds its limit.
 #[test]
-fn a_long_role_cannot_break_render_parts() {
+fn a_long_role_cannot_break_the_parts() {
     let limit = 4096; // room 2048
     for role_len in (2000..2048).chain([2100, 3000]) {
         for unit in ["é", "a"] {
@@ -467,9 +467,9 @@ fn a_long_role_cannot_break_render_parts() {
             let json = serde_json::json!([{ "role": "r".repeat(role_len), "text": text }]).to_string();
             let msgs = parse_messages(&json);
             let parts = std::panic::catch_unwind(|| {
-                history::render_parts(&msgs, &history::Meta::default(), limit, &|t| t.to_owned())
+                history::parts(&msgs, &history::Meta::default(), limit, &|t| t.to_owned())
             });
-            let Ok(parts) = parts else { panic!("render_parts panicked: role of {role_len} bytes, text of {unit:?}") };
+            let Ok(parts) = parts else { panic!("parts panicked: role of {role_len} bytes, text of {unit:?}") };
             let total: usize = parts.iter().map(String::len).sum();
             assert!(parts.iter().all(|p| p.len() <= limit), "a part over the limit: role of {role_len} bytes");
             assert!(total <= 4 * (text.len() + role_len) + limit, "{} parts, {total} bytes: role of {role_len} bytes", parts.len());

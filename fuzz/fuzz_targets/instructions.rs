@@ -31,9 +31,9 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
     }
     let joined = handoff::join_instructions(k.own.then_some(raw.as_str()), &h);
     assert!(joined.ends_with(&h));
-    let p = handoff::pointer_v2(&other, &stripped, usize::from(k.parts), k.own);
+    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), k.own);
     assert!(text::len16(&p) > 0);
     let _ = compat::handoff::pointer_text(&other, &stripped);
-    let _ = handoff::handoff_v2(Some(&raw), k.own);
+    let _ = handoff::instructions(Some(&raw), k.own);
     raw.len() + other.len()
 }));

@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("recall", data, || {
     let msgs = parse_messages(&gen::messages(&mut u).to_string());
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
     let limit = 3072 + usize::from(k.limit_bytes);
-    let parts = history::render_parts(&msgs, &meta, limit, &|t| t.to_owned());
+    let parts = history::parts(&msgs, &meta, limit, &|t| t.to_owned());
     let mut files: Vec<(String, String)> =
         parts.into_iter().enumerate().map(|(i, p)| (history::part_file("/h", "S", "auto", 1, i + 1), p)).collect();
     if u.byte() % 4 == 0 {

@@ -4,7 +4,7 @@ use crate::text;
 
 /// compact-plus's pointer: names the history file (its first part when it is
 /// split), and the recall tool first when it is on, `rg` second.
-pub fn pointer_v2(file: &str, dir: &str, parts: usize, recall: bool) -> String {
+pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool) -> String {
     let split = if parts > 1 {
         format!(" It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.")
     } else {
@@ -26,7 +26,7 @@ pub(crate) fn opening(first_verbatim: &str) -> String {
     text::head(&one_line, 80).to_owned()
 }
 
-const HANDOFF_V2: [&str; 9] = [
+const HANDOFF: [&str; 9] = [
     "From the compact-plus mod:",
     "- Write a handoff for a model that has nothing but your summary. Open section 1 with the current goal and where it stands, in two or three sentences.",
     "- Keep exact identifiers: file paths, commands that worked, commit hashes, branch names, URLs, ids, error text, numbers, configuration values.",
@@ -38,11 +38,12 @@ const HANDOFF_V2: [&str; 9] = [
     "- The newest messages may be kept verbatim after your summary. In \"Current Work\", describe the last state you can see and word the next step so it still holds if those messages already started it.",
 ];
 
-/// compact-plus's own handoff instructions: the reference's, with evidence
-/// labels, a priority for short space, and the current request marked.
+/// compact-plus's handoff instructions: the reference's
+/// (`compat::handoff::handoff_instructions`), with evidence labels, a priority
+/// for short space, and the current request marked.
 /// `saved`: the conversation was saved where the next model can search it.
-pub fn handoff_v2(first_verbatim: Option<&str>, saved: bool) -> String {
-    let mut lines: Vec<String> = HANDOFF_V2.iter().map(|s| (*s).to_owned()).collect();
+pub fn instructions(first_verbatim: Option<&str>, saved: bool) -> String {
+    let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
     if saved {
         lines.push("- Don't copy long outputs: the full conversation is saved and exact details can be recalled.".into());
     }
@@ -75,25 +76,25 @@ mod tests {
     }
 
     #[test]
-    fn v2_carries_the_rules_and_stays_short() {
-        let longest = handoff_v2(Some(&"w".repeat(500)), true);
+    fn instructions_carry_the_rules_and_stay_short() {
+        let longest = instructions(Some(&"w".repeat(500)), true);
         assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
         for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "current request", "drop progress narration"] {
             assert!(longest.contains(needle), "{needle}");
         }
-        assert!(!handoff_v2(None, false).contains("current request"));
-        assert!(!handoff_v2(None, false).contains("recalled"));
+        assert!(!instructions(None, false).contains("current request"));
+        assert!(!instructions(None, false).contains("recalled"));
     }
 
     #[test]
-    fn pointer_v2_names_the_tool_first_and_the_parts() {
-        let p = pointer_v2("/d/a.md", "/d", 1, true);
+    fn pointer_names_the_tool_first_and_the_parts() {
+        let p = pointer("/d/a.md", "/d", 1, true);
         assert!(p.starts_with("compact-plus saved the conversation from before this compaction as searchable text: \"/d/a.md\".\n"));
         let tool = p.find("mcp__compact-plus__recall").unwrap();
         assert!(tool < p.find("rg -n").unwrap());
-        assert!(!pointer_v2("/d/a.md", "/d", 1, false).contains("recall"));
+        assert!(!pointer("/d/a.md", "/d", 1, false).contains("recall"));
         // One part is the reference's pointer exactly, when the tool is off.
-        assert_eq!(pointer_v2("/d/a.md", "/d", 1, false), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
-        assert!(pointer_v2("/d/a.md", "/d", 3, false).contains("in 3 parts: this is part 1"));
+        assert_eq!(pointer("/d/a.md", "/d", 1, false), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
+        assert!(pointer("/d/a.md", "/d", 3, false).contains("in 3 parts: this is part 1"));
     }
 }

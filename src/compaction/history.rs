@@ -97,7 +97,7 @@ struct Block {
 /// end where there is one, and goes on under `## [n] role (continued)`. A session
 /// that fits in one part gets the reference's text exactly. `clean` runs over
 /// each message's text before it is measured (redaction).
-pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
+pub fn parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
     let mut blocks = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
@@ -252,14 +252,14 @@ mod tests {
     #[test]
     fn one_part_is_the_reference_text() {
         let m = session(5, 10);
-        assert_eq!(render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![crate::compat::history::render(&m, &meta())]);
+        assert_eq!(parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![crate::compat::history::render(&m, &meta())]);
     }
 
     #[test]
     fn parts_hold_every_message_under_the_limit() {
         let m = session(400, 1000);
         let limit = 64 * 1024;
-        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        let parts = parts(&m, &meta(), limit, &|t| t.to_owned());
         assert!(parts.len() > 5);
         for (k, p) in parts.iter().enumerate() {
             assert!(p.len() <= limit, "part {k}: {}", p.len());
@@ -280,7 +280,7 @@ mod tests {
         let json = serde_json::json!([{"role": "user", "text": "before"}, {"role": "assistant", "text": big}, {"role": "user", "text": "after"}]);
         let m = parse_messages(&json.to_string());
         let limit = 64 * 1024;
-        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        let parts = parts(&m, &meta(), limit, &|t| t.to_owned());
         assert!(parts.iter().all(|p| p.len() <= limit));
         assert!(parts.iter().skip(1).any(|p| p.contains("## [1] assistant (continued)")));
         let joined: String = parts.concat();
@@ -292,7 +292,7 @@ mod tests {
     #[test]
     fn clean_runs_before_measuring() {
         let m = session(3, 10);
-        let parts = render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.replace("msg-", "MSG-"));
+        let parts = parts(&m, &meta(), WRITE_LIMIT, &|t| t.replace("msg-", "MSG-"));
         assert!(parts[0].contains("MSG-00000") && !parts[0].contains("msg-0"));
     }
 

@@ -71,6 +71,13 @@ pub(crate) fn newest_block(messages: &Messages) -> Option<&str> {
     })
 }
 
+/// The person's messages to keep word for word, oldest first: those carried in
+/// the newest earlier block (plain or marked), then this window's, chosen newest
+/// first within the budget.
+pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+    select_from(carried(messages), messages, budget_tokens)
+}
+
 /// The messages to keep word for word within the budget: `carried` (from an
 /// earlier block) first, then this window's person rows, chosen newest first.
 /// The product and the reference differ only in how they read an earlier block
@@ -107,38 +114,38 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
 /// The separator of a message in a marked block: the newest is the current
 /// request, the others earlier ones. The mark lives in the separator, not the
 /// text, so carrying a block into the next one drops old marks by itself.
-const MARKED_SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
-const MARKED_SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
-const MARKED_INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
-const MARKED_INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
+const SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
+const SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
+const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
+const INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
 
 /// The block appended to the summary row, with the newest message marked as
 /// the current request, unless the engine kept the current request itself
 /// after the summary (`current_kept`): then every entry is an earlier one.
-pub fn render_marked(entries: &[Entry], current_kept: bool) -> String {
+pub fn render(entries: &[Entry], current_kept: bool) -> String {
     let last = entries.len().saturating_sub(1);
     let body: Vec<String> = entries
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let sep = if i == last && !current_kept { MARKED_SEP_CURRENT } else { MARKED_SEP_EARLIER };
+            let sep = if i == last && !current_kept { SEP_CURRENT } else { SEP_EARLIER };
             format!("{sep}{}", e.text)
         })
         .collect();
-    let intro = if current_kept { MARKED_INTRO_ALL_EARLIER } else { MARKED_INTRO };
+    let intro = if current_kept { INTRO_ALL_EARLIER } else { INTRO };
     format!("{VERBATIM_OPEN}\n{intro}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
 }
 
 /// Messages carried in the newest earlier block, plain or marked, oldest first,
 /// without their marks.
-pub fn carried_messages_marked(messages: &Messages) -> Vec<String> {
+pub fn carried(messages: &Messages) -> Vec<String> {
     let Some(body) = newest_block(messages) else { return Vec::new() };
-    split_marked(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
+    split_block(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// The pieces after each separator, whichever of the three it is.
-fn split_marked(body: &str) -> Vec<&str> {
-    let seps = [VERBATIM_SEP, MARKED_SEP_EARLIER, MARKED_SEP_CURRENT];
+fn split_block(body: &str) -> Vec<&str> {
+    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT];
     let mut pieces = Vec::new();
     let mut rest = body;
     let mut started = false;
@@ -160,11 +167,6 @@ fn split_marked(body: &str) -> Vec<&str> {
             }
         }
     }
-}
-
-/// `select`, reading earlier blocks in either form.
-pub fn select_marked(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried_messages_marked(messages), messages, budget_tokens)
 }
 
 /// Drops the entries whose message the engine kept after the summary anyway.
@@ -210,11 +212,11 @@ mod tests {
             let mut rows = vec![serde_json::json!({"role": "user", "text": history})];
             rows.push(serde_json::json!({"role": "user", "text": format!("request {round}")}));
             let m = msgs(&serde_json::Value::Array(rows).to_string());
-            let chosen = select_marked(&m, 8000.0);
+            let chosen = select(&m, 8000.0);
             let texts: Vec<&str> = chosen.iter().map(|e| e.text.as_str()).collect();
             let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
             assert_eq!(texts, want, "round {round}");
-            history = format!("{SUMMARY_START} {round}\n{}", render_marked(&chosen, false));
+            history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, false));
             assert_eq!(history.matches("(current request)").count(), 2, "{history}"); // intro + one mark
             assert!(history.contains(&format!("(current request) ---\nrequest {round}\n</user-")));
             assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
@@ -224,7 +226,7 @@ mod tests {
     #[test]
     fn current_kept_by_the_engine_marks_all_earlier() {
         let e = [Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }];
-        let r = render_marked(&e, true);
+        let r = render(&e, true);
         assert!(!r.contains("--- user message (current request) ---"));
         assert_eq!(r.matches("--- user message (earlier) ---").count(), 2);
         assert!(r.contains("the current request is the user's message after this summary"));
@@ -234,6 +236,6 @@ mod tests {
     fn plain_blocks_still_carry() {
         let block = crate::compat::verbatim::render(&[Entry { text: "old".into(), handle: None }]);
         let m = msgs(&serde_json::json!([{"role": "user", "text": block}]).to_string());
-        assert_eq!(carried_messages_marked(&m), vec!["old"]);
+        assert_eq!(carried(&m), vec!["old"]);
     }
 }
