@@ -2,7 +2,7 @@
 //!
 //! A sans-IO core. Every decision and every piece of text is made here, by pure
 //! functions and small state machines; the JS shim in `js/` only performs the `$`
-//! calls the core asks for and hands the answers back (see `host`).
+//! calls the core asks for and hands the answers back (see `hooks`).
 
 pub mod text;
 pub mod message;
@@ -13,7 +13,6 @@ pub mod redact;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
-pub mod host;
 pub mod hooks;
 pub mod bindings;
 
