@@ -76,6 +76,8 @@ enum Wire<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         carry: Option<&'a Carried>,
     },
+    /// Nothing to run (an unknown hook or id) or a hook that asked nothing: the
+    /// shim lets the engine's result through.
     Stuck {
         stuck: bool,
     },
@@ -205,7 +207,7 @@ impl Core {
                 (out, carry.is_some())
             }
             Step::Done(done) => (wire(&Wire::Done { done: &done, carry }), carry.is_some()),
-            Step::Stuck => (wire(&Wire::Stuck { stuck: true }), false),
+            Step::AskedNothing => (wire(&Wire::Stuck { stuck: true }), false),
         };
         if carried_out {
             self.sent = Some(carried);

@@ -53,7 +53,7 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String
 /// terminal `/compact`, where no `session.append` at door `compaction` fires.
 pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
     let answer = host.call(Call::next()).await;
-    let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::next() };
+    let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::pass_through() };
     // Taken only once `next` answered: a rejected `next` leaves them for the summary row.
     let mut pending = {
         let mut carried = session.carried_mut();
@@ -72,7 +72,7 @@ pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextF
     }
     let done = Done {
         context_block: pending.map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") }),
-        ..Done::next()
+        ..Done::pass_through()
     };
     let Some(mut files) = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty()) else {
         return done;

@@ -172,8 +172,9 @@ pub enum Step<T> {
     /// Perform these and call back with the answers, in order.
     Ask(Vec<Call>),
     Done(T),
-    /// Waiting without asking anything: a bug; the shim falls back.
-    Stuck,
+    /// Waiting, with nothing asked: no answer can ever resume it. A bug in a
+    /// hook; the core answers `stuck` and the shim lets the engine's result through.
+    AskedNothing,
 }
 
 /// A running hook.
@@ -206,7 +207,7 @@ impl<T: 'static> Machine<T> {
                 let asked = std::mem::take(&mut self.host.exchange.borrow_mut().asked);
                 self.asked = asked.len();
                 if asked.is_empty() {
-                    Step::Stuck
+                    Step::AskedNothing
                 } else {
                     Step::Ask(asked)
                 }
@@ -267,12 +268,15 @@ pub struct Search {
 }
 
 impl Done {
-    pub(super) fn next() -> Done {
+    /// The end that changes nothing: the shim lets the engine's result through
+    /// as it came, `next`'s (calling `next` itself where the hook did not). Every
+    /// other end is this with one field set.
+    pub(super) fn pass_through() -> Done {
         Done { instruction_files: None, context_block: None, spawn: None, skip: None, answer: None, search: None }
     }
 
     pub(super) fn answer(text: &str) -> Done {
-        Done { answer: Some(text.to_owned()), ..Done::next() }
+        Done { answer: Some(text.to_owned()), ..Done::pass_through() }
     }
 }
 

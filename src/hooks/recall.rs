@@ -34,5 +34,5 @@ pub(super) async fn recall_files(host: Host, session: Rc<Session>, input: String
     }
     names.sort_unstable();
     let paths = names.iter().map(|n| format!("{dir}/{n}")).collect();
-    Done { search: Some(Search { paths, query }), ..Done::next() }
+    Done { search: Some(Search { paths, query }), ..Done::pass_through() }
 }

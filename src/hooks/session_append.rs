@@ -29,12 +29,12 @@ pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEv
     let is_summary_row = e.message.0.as_ref().is_some_and(|m| m.kind.as_str() == Some("user") && m.role.as_str() == Some("user"));
     let pending = session.carried().pending.is_some();
     if !pending || e.agent_id.truthy() || !is_summary_row {
-        return Done::next();
+        return Done::pass_through();
     }
     let blocks = session.carried_mut().pending.take();
     let _ = host.call(Call::Next { instructions: None, append: blocks }).await;
     if let Ok(Some(dir)) = history_dir(&host).await {
         keep_pending(&host, &dir, None).await;
     }
-    Done::next()
+    Done::pass_through()
 }

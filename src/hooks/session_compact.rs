@@ -55,8 +55,11 @@ struct CompactResult {
     tokens_after: Option<Box<RawValue>>,
 }
 
-/// What session.compact prepared before `next`, and wrote while it ran.
-struct Prep {
+/// What session.compact gathers for the blocks after the summary and its log
+/// line: before `next`, the history folder and the verbatim entries (the handoff
+/// instructions name both); while `next` runs, the history written and the
+/// identifiers the audit will look for in the summary.
+struct Gathered {
     dir: Option<String>,
     /// The first history part that was written.
     file: Option<String>,
@@ -69,7 +72,7 @@ struct Prep {
 /// Before `next`: the history folder and the verbatim block, which the handoff
 /// instructions name. Only the person's own messages are read here; everything
 /// else waits until the summarizer is at work (`write_history`).
-async fn prepare(host: &Host, session: &Session, e: &mut CompactEvent) -> Prep {
+async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathered {
     // No readable home costs the history alone, not the verbatim block or handoff.
     let dir = match history_dir(host).await {
         Ok(dir) => dir,
@@ -82,7 +85,7 @@ async fn prepare(host: &Host, session: &Session, e: &mut CompactEvent) -> Prep {
         fill_person_texts(host, &mut e.messages.0).await;
     }
     let verbatim = verbatim::select(&e.messages.0, session.options.verbatim_tokens);
-    Prep { dir, file: None, parts: 0, verbatim, mentions: None }
+    Gathered { dir, file: None, parts: 0, verbatim, mentions: None }
 }
 
 /// The texts of the user rows, where the verbatim block comes from. A failed
@@ -126,9 +129,9 @@ async fn write_history(
     session: &Session,
     e: &mut CompactEvent,
     trigger: String,
-    prep: &mut Prep,
+    gathered: &mut Gathered,
 ) -> Result<(), String> {
-    let Some(dir) = &prep.dir else { return Ok(()) };
+    let Some(dir) = &gathered.dir else { return Ok(()) };
     let now = now(host).await?;
     let at = stamp::iso(now).ok_or("the clock answered no time")?;
     let stamp = stamp::stamp(now).unwrap_or_default();
@@ -157,10 +160,10 @@ async fn write_history(
             debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
         }
     }
-    prep.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
-    prep.parts = names.len();
-    if prep.file.is_some() {
-        prep.mentions = Some(audit::collect(messages));
+    gathered.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
+    gathered.parts = names.len();
+    if gathered.file.is_some() {
+        gathered.mentions = Some(audit::collect(messages));
     }
     Ok(())
 }
@@ -210,7 +213,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     if e.agent_id.truthy() {
         let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, false));
         let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
-        return Done::next();
+        return Done::pass_through();
     }
 
     // Our own queued turn-end `/compact` is known by the marker it carries as its
@@ -221,7 +224,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let mut carried = session.carried_mut();
         let queued = carried.queued.take_if(|q| &q.token == token);
         if queued.is_some_and(|q| q.seen != carried.compactions) {
-            return Done { skip: Some(STALE_TURN_END.into()), ..Done::next() };
+            return Done { skip: Some(STALE_TURN_END.into()), ..Done::pass_through() };
         }
     }
     let trigger = if own.is_some() { marker::TRIGGER.to_owned() } else { e.trigger.to_js_string() };
@@ -232,26 +235,26 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // the handoff, and nothing is written, logged, counted or pending for it.
     if e.trigger.as_str() == Some("precompute") {
         let mut e = e;
-        let prep = prepare(&host, &session, &mut e).await;
-        let first = prep.verbatim.first().map(|v| v.text.as_str());
+        let gathered = gather(&host, &session, &mut e).await;
+        let first = gathered.verbatim.first().map(|v| v.text.as_str());
         let instructions =
-            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, prep.dir.is_some()));
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
         let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
         let made = protocol::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
         if made {
             session.carried_mut().precomputed = true;
         }
-        return Done::next();
+        return Done::pass_through();
     }
 
-    let _under_way = UnderWay::new(&session);
+    let _compacting = CompactingGuard::new(&session);
     let mut e = e;
-    let mut prep = prepare(&host, &session, &mut e).await;
+    let mut gathered = gather(&host, &session, &mut e).await;
     // "Saved" is a promise made before the history is written: a write that
     // then fails costs the pointer, and the summary says nothing it could miss.
-    let first = prep.verbatim.first().map(|v| v.text.as_str());
+    let first = gathered.verbatim.first().map(|v| v.text.as_str());
     let instructions =
-        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, prep.dir.is_some()));
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
     // The engine installs a precomputed summary only for a dispatch whose
     // instructions are as it sent them; changed, it discards that summary and
     // asks the summarizer again (measured on 2.1.328). The precompute's own
@@ -259,15 +262,15 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
     let down = (!installs_precomputed).then_some(instructions);
     if host.call(Call::StartNext { instructions: down }).await.is_err() {
-        return Done::next();
+        return Done::pass_through();
     }
-    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut prep).await {
+    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
         debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
     }
     let answer = host.call(Call::NextResult).await;
     // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
-    let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::next() };
-    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::next() };
+    let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
+    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
     let out: Messages = message::parse_messages(out.get());
 
     {
@@ -277,7 +280,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.precomputed = false;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
-    let verbatim = verbatim::not_kept(prep.verbatim, &kept);
+    let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
     // The engine may keep the newest prompt itself after the summary: then that,
     // not the last entry of our block, is the current request.
     let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
@@ -285,13 +288,13 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     if !verbatim.is_empty() {
         blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
     }
-    if let (Some(file), Some(dir)) = (&prep.file, &prep.dir) {
-        let mut pointer = handoff::pointer(file, dir, prep.parts, session.options.recall_tool);
+    if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
+        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(blocks.iter().map(String::as_str));
-        let dropped = prep.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
+        let dropped = gathered.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
         if let Some(audit) = audit::render(&dropped) {
             pointer = format!("{pointer}\n\n{}", session.clean(&audit));
         }
@@ -307,7 +310,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.disk_read = true;
     }
 
-    if let Some(dir) = &prep.dir {
+    if let Some(dir) = &gathered.dir {
         keep_pending(&host, dir, pending.as_deref()).await;
         let _ = prune_old(&host, &session, dir).await;
         let mut entry = vec![("event", json_str("compact"))];
@@ -320,24 +323,25 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         ]);
         entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
         entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
-        entry.push(("file", prep.file.as_deref().map_or("null".into(), json_str)));
+        entry.push(("file", gathered.file.as_deref().map_or("null".into(), json_str)));
         log(&host, dir, &entry).await;
     }
-    Done::next()
+    Done::pass_through()
 }
 
-/// Counts a compaction as under way while its hook runs (ended, failed or let go
-/// of alike), so a turn-end compaction waking meanwhile leaves it be.
-struct UnderWay(Rc<Session>);
+/// Counts a compaction in `State::compacting` for as long as the guard lives: its
+/// hook ending, failing or let go of drops it alike, so a turn-end compaction
+/// waking meanwhile knows one is under way and leaves it be.
+struct CompactingGuard(Rc<Session>);
 
-impl UnderWay {
-    fn new(session: &Rc<Session>) -> UnderWay {
+impl CompactingGuard {
+    fn new(session: &Rc<Session>) -> CompactingGuard {
         session.state.borrow_mut().compacting += 1;
-        UnderWay(session.clone())
+        CompactingGuard(session.clone())
     }
 }
 
-impl Drop for UnderWay {
+impl Drop for CompactingGuard {
     fn drop(&mut self) {
         let mut state = self.0.state.borrow_mut();
         state.compacting = state.compacting.saturating_sub(1);

@@ -28,9 +28,9 @@ pub(super) async fn turn_complete(host: Host, session: Rc<Session>, e: TurnEvent
     let _ = host.call(Call::next()).await;
     let armed = session.carried().turn_end_armed;
     if session.options.turn_end_percent > 0.0 && armed && !e.agent_id.truthy() && e.reason.as_str() == Some("answer") {
-        return Done { spawn: Some("turn-end"), ..Done::next() };
+        return Done { spawn: Some("turn-end"), ..Done::pass_through() };
     }
-    Done::next()
+    Done::pass_through()
 }
 
 #[derive(Deserialize, Default)]
@@ -88,9 +88,9 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     let near = is_near_threshold(&host, &session).await.unwrap_or(false);
     if !near {
         session.carried_mut().turn_end_armed = true;
-        return Done::next();
+        return Done::pass_through();
     }
-    let Ok(dir) = history_dir(&host).await else { return Done::next() };
+    let Ok(dir) = history_dir(&host).await else { return Done::pass_through() };
     let percent = json_number(session.options.turn_end_percent);
     if let Some(dir) = &dir {
         log(&host, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
@@ -106,7 +106,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
         if let Some(dir) = &dir {
             log(&host, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
         }
-        return Done::next();
+        return Done::pass_through();
     }
     // A queued `/compact` reaches our own session.compact hook in every host
     // (`$.session.compact()` from here would skip it in the terminal, and is
@@ -126,7 +126,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
             log(&host, dir, &entry).await;
         }
     }
-    Done::next()
+    Done::pass_through()
 }
 
 /// The turn-end compaction's `/compact`: the marker its instructions carry.
