@@ -15,10 +15,3 @@ pub mod recall_tool;
 pub mod prune;
 pub mod hooks;
 pub mod bindings;
-
-// Old paths, for the hooks and bindings until they name the new ones: the engine's reading
-// of instruction files was `instructions_engine`, the time stamps were `stamp`.
-#[doc(hidden)]
-pub use instructions as instructions_engine;
-#[doc(hidden)]
-pub use text::stamp;

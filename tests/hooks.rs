@@ -1486,7 +1486,7 @@ fn context_unchanged_file_is_not_refreshed() {
     ] {
         let mut h = Harness::new();
         h.fake.add_file("/p/CLAUDE.md", raw, NOW);
-        let engine = compact_plus::instructions_engine::engine_content(raw);
+        let engine = compact_plus::instructions::engine_content(raw);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
         let out = context(&mut h, json!({}), result.clone());
         assert_eq!(h.fake.calls("read").len(), 1);
@@ -1510,7 +1510,7 @@ fn context_edited_file_is_refreshed_and_logged() {
 
     let mut want = result.clone();
     want["instructionFiles"][0]["content"] =
-        json!(compact_plus::instructions_engine::engine_content(raw));
+        json!(compact_plus::instructions::engine_content(raw));
     assert_eq!(
         want["instructionFiles"][0]["content"],
         json!("Run cargo nextest.\n")

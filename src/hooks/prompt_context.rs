@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::protocol::{self, Answer, Call, ContextBlock, Done, Host};
 use super::shared::{history_dir, json_str, keep_pending, log, pending_on_disk};
 use super::state::Session;
-use crate::instructions_engine;
+use crate::instructions;
 use crate::message::JsVal;
 
 /// The name of the `prompt.context` block that carries the blocks where no
@@ -37,14 +37,14 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String
     let raw: String = protocol::value(disk).ok()?;
     // Imports are entries of their own, a swap could not add or drop them; and a
     // file nested deeper than the port lexes cannot be judged: both stay as they are.
-    if instructions_engine::too_deep(&raw) || instructions_engine::has_imports(&raw) {
+    if instructions::too_deep(&raw) || instructions::has_imports(&raw) {
         return None;
     }
-    let content = instructions_engine::engine_content(&raw);
+    let content = instructions::engine_content(&raw);
     if file.content.as_str()? == content {
         return None;
     }
-    Some(instructions_engine::engine_loads(&content).then_some(content))
+    Some(instructions::engine_loads(&content).then_some(content))
 }
 
 /// The engine computes the context blocks again after every compaction, and

@@ -14,7 +14,8 @@ use super::state::Session;
 use super::turn_end::marker;
 use crate::compaction::{handoff, history, terminal, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::{audit, prune, stamp};
+use crate::text::stamp;
+use crate::{audit, prune};
 
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";

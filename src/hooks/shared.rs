@@ -5,7 +5,7 @@
 use super::protocol::{self, Call, Host};
 use crate::compaction::history;
 use crate::message::JsVal;
-use crate::{stamp, text};
+use crate::text::{self, stamp};
 
 /// `Number(v ?? fallback)`.
 pub(super) fn number_or(v: &JsVal, fallback: f64) -> f64 {
@@ -66,7 +66,7 @@ fn ordered_json(fields: &[(&str, String)]) -> String {
 /// `JSON.stringify(n)`: a number that is not finite is `null`.
 pub(super) fn json_number(n: f64) -> String {
     if n.is_finite() {
-        text::js_number(n)
+        text::number_to_string(n)
     } else {
         "null".into()
     }

@@ -29,8 +29,3 @@ pub use js_value::JsVal;
 pub use json::well_formed_json;
 pub use lenient::{lenient_string, raw_present, Lenient, LenientList, ListOrNot};
 pub use number::number_to_string;
-
-// `number_to_string` under its old name, for the hooks and bindings until they use the new one
-// (bindings.rs has a `js_number` of its own, which is `Number(v)`).
-#[doc(hidden)]
-pub use number::number_to_string as js_number;
