@@ -1,14 +1,23 @@
-//! The JS face of the core: the reference `lib.js`'s exports, same names and
-//! shapes, plus the hook driver the shim calls (`hooks`).
+//! The JS face of the core, in three parts:
 //!
-//! Every argument arrives as a JS value and is read the way the reference would
-//! read it; where the reference would throw, the port answers the closest
-//! harmless value instead (an empty string, an empty list, `false`).
+//! - the reference-compatible exports: the reference `lib.js`'s functions, same
+//!   names and shapes, calling into [`crate::compat`] (`cutMiddle` and `stamp`
+//!   into [`crate::text`]); the golden vectors test them, no hook uses them. Every argument arrives as a JS value and is read
+//!   the way the reference would read it; where the reference would throw, the
+//!   port answers the closest harmless value instead (an empty string, an empty
+//!   list, `false`). With them, `__constants`, which the build writes out.
+//! - the hooks' driver the shim talks to: [`crate::hooks::Core`] behind `init`,
+//!   `start`, `resume` and their kin, JSON text in and out.
+//! - the benchmark's handles, built only with the `bench` feature (never in the
+//!   shipped `.wasm`).
 
 use wasm_bindgen::prelude::*;
 
+use crate::compat::{handoff, history, instructions, verbatim};
 use crate::message::{self, Messages};
-use crate::{handoff, history, instructions, stamp, text, verbatim};
+use crate::text::{self, stamp};
+
+// ---- the reference-compatible exports (compat/) ----
 
 /// `String(v)`.
 fn js_string(v: &JsValue) -> String {
@@ -16,7 +25,7 @@ fn js_string(v: &JsValue) -> String {
         return s;
     }
     if let Some(n) = v.as_f64() {
-        return text::js_number(n);
+        return text::number_to_string(n);
     }
     if let Some(b) = v.as_bool() {
         return b.to_string();
@@ -32,7 +41,7 @@ fn js_string(v: &JsValue) -> String {
 }
 
 /// `Number(v)`, as `<=` and arithmetic coerce it.
-fn js_number(v: &JsValue) -> f64 {
+fn to_number(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or_else(|| v.unchecked_into_f64())
 }
 
@@ -94,7 +103,7 @@ fn to_js(json: &str) -> JsValue {
 pub fn cut_middle(text: JsValue, max: JsValue, note: JsValue) -> String {
     let Some(s) = text.as_string() else { return String::new() };
     let note = if note.is_undefined() { verbatim::CUT_NOTE.to_owned() } else { js_string(&note) };
-    text::cut_middle(&s, js_number(&max), &note)
+    text::cut_middle(&s, to_number(&max), &note)
 }
 
 #[wasm_bindgen(js_name = personText)]
@@ -110,7 +119,7 @@ pub fn carried_messages(messages: JsValue) -> JsValue {
 
 #[wasm_bindgen(js_name = selectVerbatim)]
 pub fn select_verbatim(messages: JsValue, budget_tokens: JsValue) -> JsValue {
-    let chosen = verbatim::select(&person_rows_of(&messages), js_number(&budget_tokens));
+    let chosen = verbatim::select(&person_rows_of(&messages), to_number(&budget_tokens));
     to_js(&serde_json::to_string(&chosen).unwrap_or_else(|_| "[]".into()))
 }
 
@@ -184,7 +193,7 @@ pub fn same_text(a: JsValue, b: JsValue) -> bool {
 /// `""` where `new Date(ms)` is invalid (the reference throws a RangeError).
 #[wasm_bindgen]
 pub fn stamp(ms: JsValue) -> String {
-    stamp::stamp(js_number(&ms)).unwrap_or_default()
+    stamp::stamp(to_number(&ms)).unwrap_or_default()
 }
 
 /// The constants, for the build to write out as `export const` lines (wasm
@@ -200,7 +209,7 @@ pub fn constants() -> JsValue {
     to_js(&c.to_string())
 }
 
-// ---- the hooks, driven by the shim (see `host`) ----
+// ---- the hooks' driver, which the shim talks to (hooks/) ----
 
 thread_local! {
     static CORE: std::cell::RefCell<crate::hooks::Core> =

@@ -2,27 +2,25 @@
 //!
 //! A sans-IO core. Every decision and every piece of text is made here, by pure
 //! functions and small state machines; the JS shim in `js/` only performs the `$`
-//! calls the core asks for and hands the answers back (see `host`).
+//! calls the core asks for and hands the answers back (see [`hooks`]).
+//!
+//! - [`hooks`]: the hooks and the driver the shim talks to.
+//! - [`compaction`]: the texts of a compaction (verbatim block, history, handoff).
+//! - [`audit`] (what the summary dropped), [`redact`] (credentials out of what is
+//!   kept), [`prune`] (old history folders), [`recall_tool`] (the tool's spec and
+//!   input), [`instructions`] (the engine's own reading of instruction files).
+//! - [`text`], [`message`]: text as JavaScript sees it, and the host's data.
+//! - [`compat`]: the reference's functions, for its exports and the golden vectors.
+//! - [`bindings`]: the JS exports.
 
 pub mod text;
 pub mod message;
-pub mod verbatim;
-pub mod history;
-pub mod terminal;
-pub mod handoff;
+pub mod compaction;
 pub mod instructions;
 pub mod compat;
 pub mod redact;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
-pub mod host;
 pub mod hooks;
 pub mod bindings;
-
-// Old paths, for the hooks and bindings until they name the new ones: the engine's reading
-// of instruction files was `instructions_engine`, the time stamps were `stamp`.
-#[doc(hidden)]
-pub use instructions as instructions_engine;
-#[doc(hidden)]
-pub use text::stamp;

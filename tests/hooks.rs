@@ -1,12 +1,16 @@
-//! The four hooks, driven the way `js/compact-plus.js` drives them, against a
-//! fake host. Every expectation comes from the reference `index.js` (lines cited
-//! as `ref:N`), so a port that drifts from it fails here before it ships.
+//! The hooks, driven against a fake host. Every expectation comes from the
+//! reference `index.js` (lines cited as `ref:N`), so a port that drifts from it
+//! fails here before it ships.
 //!
 //! The fake keeps an in-memory file system, env, clock and session, answers each
 //! `Call` as the shim's `perform` would (`{ok}` / `{err}`, `undefined` as `{}`),
 //! and records every call, so the tests assert what was asked, in what order.
+//! The core gets each event whole; the tests of the exchange the shim uses for
+//! session.compact (its texts deferred, then asked for by `texts` and `pack`)
+//! answer those calls by hand (`Deferred`). The shim's own side is tested in
+//! Node (tests/shim/).
 
-use compact_plus::handoff;
+use compact_plus::compaction::handoff;
 use compact_plus::hooks::{Core, Options};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -34,7 +38,7 @@ const FIRST: &str = "Please fix the parser in src/parse.rs";
 /// naming the first message kept word for word (ref:146-147; the wording of
 /// ours is `handoff`'s business, tested there).
 fn ours(own: Option<&str>, first: Option<&str>, saved: bool) -> String {
-    handoff::join_instructions(own, &handoff::handoff_v2(first, saved))
+    handoff::join_instructions(own, &handoff::instructions(first, saved))
 }
 
 // ---------------------------------------------------------------- the fake host
@@ -359,102 +363,44 @@ impl Fake {
     }
 }
 
-/// The shim's `downEvent`: the event with the core's changes.
-fn down_event(e: &Value, call: &Value) -> Value {
-    let mut down = e.clone();
-    if let Some(i) = call["instructions"].as_str() {
-        down["instructions"] = json!(i);
-    }
-    if let Some(blocks) = call["append"].as_array() {
-        let mut content = down["message"]["content"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        content.extend(blocks.iter().map(|t| json!({"type": "text", "text": t})));
-        down["message"]["content"] = Value::Array(content);
-    }
-    down
+/// The changes a `next` carried (`instructions`, `append`): the shim hands the
+/// engine the event as received with these applied (its `downEvent`, tested in
+/// Node: tests/shim/). Empty for a `next` that passes the event untouched.
+fn changes(next: &Value) -> Vec<&str> {
+    next.as_object()
+        .map(|o| o.keys().map(String::as_str).filter(|k| !["op", "by"].contains(k)).collect())
+        .unwrap_or_default()
 }
 
-/// A session.compact event as the shim starts the core on it (`roles` in
-/// js/compact-plus.js): each message's role and handle alone.
-fn roles(e: &Value) -> Option<Value> {
-    let messages = e.get("messages")?.as_array()?;
-    let slim: Vec<Value> = messages
-        .iter()
-        .map(|m| match m.as_object() {
-            Some(o) => {
-                let mut out = serde_json::Map::new();
-                for k in ["role", "handle"] {
-                    if let Some(v) = o.get(k) {
-                        out.insert(k.to_owned(), v.clone());
-                    }
-                }
-                Value::Object(out)
-            }
-            None => m.clone(),
-        })
-        .collect();
-    let mut event = e.clone();
-    event["messages"] = Value::Array(slim);
-    event["textsDeferred"] = json!(true);
-    Some(event)
+/// A `next` that passed the event down as the engine sent it.
+fn assert_untouched(next: &Value) {
+    assert!(changes(next).is_empty(), "the event went down changed: {next}");
 }
 
-/// The event as the shim packs it (`skeleton`): the texts numbered in place,
-/// and listed apart.
-fn skeleton(e: &Value) -> Option<(Value, Vec<String>)> {
-    let messages = e.get("messages")?.as_array()?;
-    let mut texts = Vec::new();
-    let mut text = |v: &Value| match v.as_str() {
-        Some(s) => {
-            texts.push(s.to_owned());
-            json!(texts.len() - 1)
-        }
-        None => Value::Null,
-    };
-    let mut slim = Vec::new();
-    for m in messages {
-        let Some(o) = m.as_object().filter(|_| !m.is_array()) else {
-            slim.push(m.clone());
-            continue;
-        };
-        let mut out = serde_json::Map::new();
-        let mut put = |k: &str, v: Option<Value>| {
-            if let Some(v) = v {
-                out.insert(k.to_owned(), v);
-            }
-        };
-        put("role", o.get("role").cloned());
-        put("text", Some(text(o.get("text").unwrap_or(&Value::Null))));
-        put("handle", o.get("handle").cloned());
-        let uses = match o.get("toolUses") {
-            Some(Value::Array(uses)) => Some(Value::Array(
-                uses.iter()
-                    .map(|u| match u.as_object() {
-                        Some(u) => {
-                            let mut one = serde_json::Map::new();
-                            for k in ["tool", "input", "isError"] {
-                                if let Some(v) = u.get(k) {
-                                    one.insert(k.to_owned(), v.clone());
-                                }
-                            }
-                            one.insert("text".into(), text(u.get("text").unwrap_or(&Value::Null)));
-                            Value::Object(one)
-                        }
-                        None => u.clone(),
-                    })
-                    .collect(),
-            )),
-            other => other.cloned(),
-        };
-        put("toolUses", uses);
-        put("toolResults", o.get("toolResults").and_then(|r| r.as_array()).map(|r| json!(r.len())));
-        slim.push(Value::Object(out));
+/// A session.compact event as the shim sends it so that the summary request
+/// does not wait for the history (`textsDeferred`: each message's role and handle
+/// alone), with the answers the shim gives the core's `texts` and `pack` for it.
+/// Each is written out by hand for its event, so a test holds the core to the
+/// exchange and not to a copy of the shim (the shim's own side is tested in
+/// Node: tests/shim/).
+struct Deferred {
+    /// The event the core starts on.
+    event: Value,
+    /// The answer to `texts`: the asked messages' texts, `null` for a non-string.
+    texts: Value,
+    /// The answer to `pack`: the event with each text a number, ...
+    skeleton: Value,
+    /// ... and the texts the numbers stand for, sent beside it as UTF-8.
+    packed: Vec<&'static str>,
+}
+
+impl Deferred {
+    /// `pack`'s answer (each text's UTF-8 length), and the bytes beside it.
+    fn pack(&self) -> (Value, Vec<u8>) {
+        let lens: Vec<usize> = self.packed.iter().map(|t| t.len()).collect();
+        let bytes = self.packed.concat().into_bytes();
+        (json!({"ok": {"lens": lens, "event": self.skeleton}}), bytes)
     }
-    let mut event = e.clone();
-    event["messages"] = Value::Array(slim);
-    Some((event, texts))
 }
 
 /// One loaded module (the core) and the host around it.
@@ -463,9 +409,9 @@ struct Harness {
     fake: Fake,
     /// A compaction the engine runs while a turn-end job waits on `after`.
     during_after: Option<Value>,
-    /// Start session.compact on the whole event, as a host without the shim's
-    /// deferral would (the core handles both).
-    whole_events: bool,
+    /// The next session.compact comes as the shim defers its texts: the core
+    /// starts on this event and these answers (see `Deferred`).
+    deferred: Option<Deferred>,
     /// A compaction the engine starts while a turn-end job waits on `after`,
     /// still under way (its summary not back) when the wait ends; its id.
     under_way_after: Option<Value>,
@@ -482,17 +428,7 @@ struct Harness {
 
 impl Harness {
     fn new() -> Harness {
-        Harness {
-            core: Core::new(Options::default()),
-            fake: Fake::new(),
-            during_after: None,
-            whole_events: false,
-            under_way_after: None,
-            under_way: None,
-            before_queued: None,
-            carried: String::new(),
-            at_turn_end_op: None,
-        }
+        Harness::with(Options::default())
     }
 
     fn with(options: Options) -> Harness {
@@ -500,7 +436,7 @@ impl Harness {
             core: Core::new(options),
             fake: Fake::new(),
             during_after: None,
-            whole_events: false,
+            deferred: None,
             under_way_after: None,
             under_way: None,
             before_queued: None,
@@ -522,13 +458,18 @@ impl Harness {
         out
     }
 
-    fn next(&mut self, hook: &str, down: Value, by: &str) -> Result<Value, String> {
-        self.fake
-            .record(hook, json!({"op": "next", "by": by, "down": down}));
+    /// The shim's own `next`: the event as received (where the core asked none).
+    fn next(&mut self, hook: &str) -> Result<Value, String> {
+        self.fake.record(hook, json!({"op": "next", "by": "shim"}));
         self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null))
     }
 
-    /// `drive` in js/compact-plus.js, step for step.
+    /// Plays the shim's part in one hook: starts the core on the event, performs
+    /// each call it asks for on the fake host (`next` on the fake engine, at most
+    /// once), resumes it with the answers, and makes the hook's result of its
+    /// `done` as the shim does. What the shim does on its own side (how it slims
+    /// and packs an event, applies a `next`'s changes, keeps `next` to one call
+    /// under every fault) is tested in Node (tests/shim/).
     fn drive(
         &mut self,
         hook: &str,
@@ -538,11 +479,9 @@ impl Harness {
     ) -> Result<Value, String> {
         let mut called = false;
         let mut result = Value::Null;
-        let deferred = if hook == "session.compact" && !self.whole_events { roles(e) } else { None };
-        let first = match &deferred {
-            Some(event) => self.core.start(hook, &event.to_string()),
-            None => self.core.start(hook, &e.to_string()),
-        };
+        let deferred = if hook == "session.compact" { self.deferred.take() } else { None };
+        let event = deferred.as_ref().map_or(e, |d| &d.event);
+        let first = self.core.start(hook, &event.to_string());
         let mut step: Value = serde_json::from_str(&first).expect("start answers JSON");
         if let Some(carry) = step.get("carry") {
             self.carried = carry.to_string();
@@ -560,26 +499,15 @@ impl Harness {
                 }
                 if call["op"] == "texts" || call["op"] == "pack" {
                     self.fake.record(hook, call.clone());
-                    if deferred.is_none() {
-                        answers.push(json!({"err": "no texts were left out"}));
-                        continue;
-                    }
+                    let d = deferred.as_ref().expect("texts and pack are asked only of an event sent without its texts");
                     if let Some(msg) = self.fake.injected(hook, &call) {
                         answers.push(json!({ "err": msg }));
                     } else if call["op"] == "pack" {
-                        let (event, texts) = skeleton(e).expect("a list of messages");
-                        let mut bytes = Vec::new();
-                        let lens: Vec<usize> = texts.iter().map(|t| { bytes.extend_from_slice(t.as_bytes()); t.len() }).collect();
+                        let (answer, bytes) = d.pack();
                         packed = Some(bytes);
-                        answers.push(json!({ "ok": {"lens": lens, "event": event} }));
+                        answers.push(answer);
                     } else {
-                        let wanted = call["messages"].as_array().cloned().unwrap_or_default();
-                        let got: Vec<Value> = wanted
-                            .iter()
-                            .map(|i| e["messages"][i.as_u64().unwrap_or(u64::MAX) as usize]["text"].clone())
-                            .map(|t| if t.is_string() { t } else { Value::Null })
-                            .collect();
-                        answers.push(json!({ "ok": got }));
+                        answers.push(json!({ "ok": d.texts }));
                     }
                     continue;
                 }
@@ -589,8 +517,10 @@ impl Harness {
                         continue;
                     }
                     called = true;
-                    let down = down_event(e, &call);
-                    self.fake.record(hook, json!({"op": "next", "by": "core", "down": down}));
+                    let mut rec = call.clone();
+                    rec["op"] = json!("next");
+                    rec["by"] = json!("core");
+                    self.fake.record(hook, rec);
                     started = Some(self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)));
                     answers.push(json!({}));
                     continue;
@@ -617,10 +547,8 @@ impl Harness {
                         continue;
                     }
                     called = true;
-                    let down = down_event(e, &call);
                     let mut rec = call.clone();
                     rec["by"] = json!("core");
-                    rec["down"] = down.clone();
                     self.fake.record(hook, rec);
                     match self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)) {
                         Ok(v) => {
@@ -703,7 +631,7 @@ impl Harness {
                 return Ok(json!({ "skip": skip }));
             }
             if !called && has_next {
-                result = self.next(hook, e.clone(), "shim")?;
+                result = self.next(hook)?;
             }
             if let Some(files) = done.get("instructionFiles") {
                 let mut r = result.as_object().cloned().unwrap_or_default();
@@ -728,14 +656,14 @@ impl Harness {
         if called || !has_next {
             Ok(result)
         } else {
-            self.next(hook, e.clone(), "shim")
+            self.next(hook)
         }
     }
 
     /// Starts session.compact and answers it until it starts `next`; leaves it
     /// there and answers its id.
     fn start_until_next(&mut self, e: &Value) -> u32 {
-        let mut step: Value = serde_json::from_str(&self.core.start("session.compact", &roles(e).unwrap().to_string())).unwrap();
+        let mut step: Value = serde_json::from_str(&self.core.start("session.compact", &e.to_string())).unwrap();
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
             let id = step["id"].as_u64().unwrap() as u32;
             if calls.iter().any(|c| c["op"] == "startNext") {
@@ -744,13 +672,10 @@ impl Harness {
             }
             let answers: Vec<Value> = calls
                 .iter()
-                .map(|c| match c["op"].as_str() {
-                    Some("texts") => json!({"ok": []}),
-                    _ => match self.fake.perform("session.compact", c) {
-                        Ok(Some(v)) => json!({ "ok": v }),
-                        Ok(None) => json!({}),
-                        Err(err) => json!({ "err": err }),
-                    },
+                .map(|c| match self.fake.perform("session.compact", c) {
+                    Ok(Some(v)) => json!({ "ok": v }),
+                    Ok(None) => json!({}),
+                    Err(err) => json!({ "err": err }),
                 })
                 .collect();
             step = serde_json::from_str(&self.core.resume(id, &Value::Array(answers).to_string())).unwrap();
@@ -807,6 +732,27 @@ fn compact_event(trigger: &str) -> Value {
     json!({"trigger": trigger, "messages": messages()})
 }
 
+/// `compact_event(trigger)` as the shim sends it, texts deferred, and its
+/// answers to `texts` (the user rows, 0, 2 and 3) and `pack`.
+fn deferred_event(trigger: &str) -> Deferred {
+    Deferred {
+        event: json!({"trigger": trigger, "textsDeferred": true, "messages": [
+            {"role": "user", "handle": "h1"},
+            {"role": "assistant", "handle": "h2"},
+            {"role": "user", "handle": "h3"},
+            {"role": "user", "handle": "h4"},
+        ]}),
+        texts: json!(["Please fix the parser in src/parse.rs", "<system-reminder>tool list</system-reminder>", "Also keep the old API"]),
+        skeleton: json!({"trigger": trigger, "messages": [
+            {"role": "user", "text": 0, "handle": "h1", "toolUses": []},
+            {"role": "assistant", "text": 1, "handle": "h2", "toolUses": [{"tool": "Bash", "input": {"command": "cargo test"}, "text": 2, "isError": false}]},
+            {"role": "user", "text": 3, "handle": "h3", "toolUses": []},
+            {"role": "user", "text": 4, "handle": "h4", "toolUses": []},
+        ]}),
+        packed: vec!["Please fix the parser in src/parse.rs", "Looking.", "ok", "<system-reminder>tool list</system-reminder>", "Also keep the old API"],
+    }
+}
+
 fn summary_row() -> Value {
     json!({"door": "compaction", "origin": {"kind": "engine"},
            "message": {"type": "user", "role": "user", "content": [{"type": "text", "text": "This session is being continued from a previous conversation. Summary."}]}})
@@ -841,19 +787,17 @@ fn verbatim_block(block: &str, texts: &[&str], absent: &[&str]) {
 fn appended(h: &Harness) -> Vec<String> {
     let nexts = h.nexts("session.append");
     let last = nexts.last().expect("an append reached next");
-    let content = last["down"]["message"]["content"]
+    last["append"]
         .as_array()
         .cloned()
-        .unwrap_or_default();
-    content
+        .unwrap_or_default()
         .iter()
-        .skip(1)
-        .map(|b| b["text"].as_str().unwrap_or("").to_owned())
+        .map(|b| b.as_str().unwrap_or("").to_owned())
         .collect()
 }
 
 fn pointer_block(file: &str, d: &str) -> String {
-    let p = handoff::pointer_v2(file, d, 1, true);
+    let p = handoff::pointer(file, d, 1, true);
     assert!(p.contains(&format!("\"{file}\"")) && p.contains(&format!("rg -n \"<term>\" \"{d}\"")));
     p
 }
@@ -863,6 +807,8 @@ fn pointer_block(file: &str, d: &str) -> String {
 #[test]
 fn compaction_writes_history_passes_instructions_and_logs() {
     let mut h = Harness::new();
+    // As the shim sends it: the texts come when the core asks for them.
+    h.deferred = Some(deferred_event("manual"));
     let out = h.compact(compact_event("manual")).unwrap();
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
@@ -908,11 +854,11 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1, "next asked once");
     assert_eq!(
-        nexts[0]["down"]["instructions"],
+        nexts[0]["instructions"],
         json!(ours(None, Some(FIRST), true))
     );
     // The rest of the event goes down as received.
-    assert_eq!(nexts[0]["down"]["messages"], messages());
+    assert_eq!(changes(&nexts[0]), ["instructions"]);
 
     // One log line, keys in the reference's order (ref:166-175).
     assert_eq!(
@@ -954,7 +900,7 @@ fn no_home_and_no_userprofile() {
     assert_eq!(nexts.len(), 1);
     // Still the handoff instructions, naming the first kept message; nothing saved.
     assert_eq!(
-        nexts[0]["down"]["instructions"],
+        nexts[0]["instructions"],
         json!(ours(None, Some(FIRST), false))
     );
 
@@ -1028,15 +974,39 @@ fn deferred_texts_and_a_whole_event_come_out_the_same() {
     e["messages"][1]["toolUses"][0]["text"] = json!("out: /srv/app/main.rs:10 failed, see `deploy-key` 🙂");
     e["messages"][3]["text"] = json!(null);
     e["messages"].as_array_mut().unwrap().push(json!(null));
-    let run = |whole: bool| {
+    // `e` as the shim sends it, and its answers (the user rows are 0, 2 and 3).
+    let deferred = Deferred {
+        event: json!({"trigger": "auto", "textsDeferred": true, "messages": [
+            {"role": "user", "handle": "h1"},
+            {"role": "assistant", "handle": "h2"},
+            {"role": "user", "handle": "h3"},
+            {"role": "user", "handle": "h4"},
+            null,
+        ]}),
+        texts: json!(["Please fix the parser in src/parse.rs", "<system-reminder>tool list</system-reminder>", null]),
+        skeleton: json!({"trigger": "auto", "messages": [
+            {"role": "user", "text": 0, "handle": "h1", "toolUses": []},
+            {"role": "assistant", "text": 1, "handle": "h2", "toolUses": [{"tool": "Bash", "input": {"command": "cargo test"}, "text": 2, "isError": false}]},
+            {"role": "user", "text": 3, "handle": "h3", "toolUses": []},
+            {"role": "user", "text": null, "handle": "h4", "toolUses": []},
+            null,
+        ]}),
+        packed: vec![
+            "Please fix the parser in src/parse.rs",
+            "Looking.",
+            "out: /srv/app/main.rs:10 failed, see `deploy-key` 🙂",
+            "<system-reminder>tool list</system-reminder>",
+        ],
+    };
+    let run = |deferred: Option<Deferred>| {
         let mut h = Harness::new();
-        h.whole_events = whole;
+        h.deferred = deferred;
         h.compact(e.clone()).unwrap();
         let nexts = h.nexts("session.compact");
-        (h.fake.files.clone(), h.pending(), nexts[0]["down"]["instructions"].clone(), h.fake.calls("texts").len())
+        (h.fake.files.clone(), h.pending(), nexts[0]["instructions"].clone(), h.fake.calls("texts").len())
     };
-    let (files, pending, instructions, texts) = run(false);
-    let (whole_files, whole_pending, whole_instructions, whole_texts) = run(true);
+    let (files, pending, instructions, texts) = run(Some(deferred));
+    let (whole_files, whole_pending, whole_instructions, whole_texts) = run(None);
     assert_eq!((texts, whole_texts), (1, 0));
     assert_eq!(files, whole_files);
     assert_eq!(pending, whole_pending);
@@ -1047,18 +1017,20 @@ fn deferred_texts_and_a_whole_event_come_out_the_same() {
 #[test]
 fn unanswered_texts_cost_the_verbatim_block_alone() {
     let mut h = Harness::new();
+    h.deferred = Some(deferred_event("manual"));
     h.fake.fail("texts", "", "texts: gone");
     h.compact(compact_event("manual")).unwrap();
     assert!(h.fake.text(&history_file("manual")).unwrap().contains("Also keep the old API"));
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "the pointer alone");
-    assert!(pending[0].starts_with(&handoff::pointer_v2(&history_file("manual"), &dir(), 1, true)));
-    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, None, true)));
+    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, true)));
+    assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, None, true)));
 }
 
 #[test]
 fn unpacked_texts_cost_the_history_alone() {
     let mut h = Harness::new();
+    h.deferred = Some(deferred_event("manual"));
     h.fake.fail("pack", "", "pack: too big");
     let out = h.compact(compact_event("manual")).unwrap();
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
@@ -1104,7 +1076,7 @@ fn history_write_failure_costs_the_pointer_alone() {
     // The instructions still went down with the onward line; "saved" was said
     // before the write was tried (it runs while the summarizer works).
     assert_eq!(
-        h.nexts("session.compact")[0]["down"]["instructions"],
+        h.nexts("session.compact")[0]["instructions"],
         json!(ours(None, Some(FIRST), true))
     );
 }
@@ -1121,7 +1093,7 @@ fn env_rejecting_costs_the_history_alone() {
     h.compact(e.clone()).unwrap();
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
-    let down = nexts[0]["down"]["instructions"].as_str().unwrap();
+    let down = nexts[0]["instructions"].as_str().unwrap();
     assert!(
         down.starts_with("mine\n\nFrom the compact-plus mod:"),
         "{down}"
@@ -1159,7 +1131,7 @@ fn subagent_compaction_gets_instructions_only() {
         "no env, no writes, no log"
     );
     // handoffInstructions(null) (ref:137): no first message named, nothing saved.
-    let instructions = h.nexts("session.compact")[0]["down"]["instructions"]
+    let instructions = h.nexts("session.compact")[0]["instructions"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -1173,7 +1145,7 @@ fn subagent_compaction_gets_instructions_only() {
 
     // Nothing pending: the summary row passes untouched.
     h.append(summary_row()).unwrap();
-    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+    assert_untouched(&h.nexts("session.append")[0]);
 }
 
 #[test]
@@ -1194,7 +1166,7 @@ fn own_instructions_first_then_ours() {
         }
         h.compact(e).unwrap();
         assert_eq!(
-            h.nexts("session.compact")[0]["down"]["instructions"],
+            h.nexts("session.compact")[0]["instructions"],
             json!(want)
         );
     }
@@ -1205,7 +1177,7 @@ fn verbatim_budget_zero_keeps_no_messages() {
     let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
     h.compact(compact_event("manual")).unwrap();
     assert_eq!(
-        h.nexts("session.compact")[0]["down"]["instructions"],
+        h.nexts("session.compact")[0]["instructions"],
         json!(ours(None, None, true))
     );
     // The pointer, then the audit: the event's paths that the fake summary leaves out.
@@ -1226,7 +1198,7 @@ fn verbatim_budget_zero_keeps_no_messages() {
     h.compact(compact_event("manual")).unwrap();
     assert!(h.pending().is_none());
     h.append(summary_row()).unwrap();
-    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+    assert_untouched(&h.nexts("session.append")[0]);
 }
 
 #[test]
@@ -1256,7 +1228,7 @@ fn verbatim_the_engine_kept_is_dropped() {
     );
     // The instructions were built before the result: they name the first entry.
     assert_eq!(
-        h.nexts("session.compact")[0]["down"]["instructions"],
+        h.nexts("session.compact")[0]["instructions"],
         json!(ours(None, Some("an older request"), true))
     );
     let line = &h.fake.log_lines()[0];
@@ -1378,19 +1350,19 @@ fn append_fills_only_the_first_main_summary_row() {
     h.append(boundary_row()).unwrap();
     assert_eq!(h.fake.ops("session.append"), ["next"]);
     assert_eq!(h.nexts("session.append")[0]["by"], "shim");
-    assert_eq!(h.nexts("session.append")[0]["down"], boundary_row());
+    assert_untouched(&h.nexts("session.append")[0]);
 
     // A subagent's summary row passes too.
     let mut sub = summary_row();
     sub["agentId"] = json!("agent-1");
-    h.append(sub.clone()).unwrap();
-    assert_eq!(h.nexts("session.append")[1]["down"], sub);
+    h.append(sub).unwrap();
+    assert_untouched(&h.nexts("session.append")[1]);
 
     // A user-typed row with another role is not the summary row.
     let mut odd = summary_row();
     odd["message"]["role"] = json!("assistant");
-    h.append(odd.clone()).unwrap();
-    assert_eq!(h.nexts("session.append")[2]["down"], odd);
+    h.append(odd).unwrap();
+    assert_untouched(&h.nexts("session.append")[2]);
     assert_eq!(h.pending().as_ref(), Some(&pending), "still pending");
 
     // The summary row gets the blocks, once, through the core's own next.
@@ -1400,30 +1372,22 @@ fn append_fills_only_the_first_main_summary_row() {
     assert_eq!(n.len(), 4);
     assert_eq!(n[3]["by"], "core");
     assert_eq!(n[3]["append"], json!(pending));
-    let mut want = summary_row();
-    for b in &pending {
-        want["message"]["content"]
-            .as_array_mut()
-            .unwrap()
-            .push(json!({"type": "text", "text": b}));
-    }
-    assert_eq!(n[3]["down"], want);
+    assert_eq!(changes(&n[3]), ["append"], "the row as it came, the blocks appended");
     assert!(h.pending().is_none());
 
     // Consumed: the next summary row passes untouched.
     h.append(summary_row()).unwrap();
     let n = h.nexts("session.append");
     assert_eq!(n.len(), 5);
-    assert_eq!(n[4]["down"], summary_row());
+    assert_untouched(&n[4]);
 }
 
 #[test]
 fn append_without_a_message_passes() {
     let mut h = Harness::new();
     h.compact(compact_event("manual")).unwrap();
-    let e = json!({"door": "compaction"});
-    h.append(e.clone()).unwrap();
-    assert_eq!(h.nexts("session.append")[0]["down"], e);
+    h.append(json!({"door": "compaction"})).unwrap();
+    assert_untouched(&h.nexts("session.append")[0]);
     assert!(h.pending().is_some());
 }
 
@@ -1486,7 +1450,7 @@ fn context_unchanged_file_is_not_refreshed() {
     ] {
         let mut h = Harness::new();
         h.fake.add_file("/p/CLAUDE.md", raw, NOW);
-        let engine = compact_plus::instructions_engine::engine_content(raw);
+        let engine = compact_plus::instructions::engine_content(raw);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
         let out = context(&mut h, json!({}), result.clone());
         assert_eq!(h.fake.calls("read").len(), 1);
@@ -1510,7 +1474,7 @@ fn context_edited_file_is_refreshed_and_logged() {
 
     let mut want = result.clone();
     want["instructionFiles"][0]["content"] =
-        json!(compact_plus::instructions_engine::engine_content(raw));
+        json!(compact_plus::instructions::engine_content(raw));
     assert_eq!(
         want["instructionFiles"][0]["content"],
         json!("Run cargo nextest.\n")
@@ -1633,7 +1597,7 @@ fn turn_complete_spawns_only_armed_on_a_main_answer() {
         let n = h.nexts("turn.complete");
         assert_eq!(n.len(), 1, "{e}");
         assert_eq!(n[0]["by"], "core", "the core asks next itself (ref:223)");
-        assert_eq!(n[0]["down"], e);
+        assert_untouched(&n[0]);
         assert_eq!(!h.fake.calls("spawn").is_empty(), spawns, "{e}");
     }
     // Disarmed: no job.
@@ -1697,7 +1661,7 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     // summarizer got the handoff, not the marker; the history is named turn-end.
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
-    assert_eq!(nexts[0]["down"]["instructions"], json!(ours(None, Some("Please keep going with the parser"), true)));
+    assert_eq!(nexts[0]["instructions"], json!(ours(None, Some("Please keep going with the parser"), true)));
     // Named for the clock when it ran, 1.5 s after the turn.
     let file = format!("{}/2023-11-14T221321Z-turn-end.md", dir());
     assert!(h.fake.text(&file).is_some(), "{:?}", h.fake.files.keys().collect::<Vec<_>>());
@@ -1885,7 +1849,7 @@ fn a_precompute_is_no_compaction_and_the_one_that_installs_it_is() {
     // The summarizer gets the handoff ...
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
-    assert!(nexts[0]["down"]["instructions"].as_str().unwrap().contains("From the compact-plus mod:"));
+    assert!(nexts[0]["instructions"].as_str().unwrap().contains("From the compact-plus mod:"));
     // ... and nothing is written, logged, counted, re-armed or pending.
     assert!(h.fake.calls("write").is_empty());
     assert!(h.fake.log_lines().is_empty());
@@ -1902,7 +1866,7 @@ fn a_precompute_is_no_compaction_and_the_one_that_installs_it_is() {
     h.compact(compact_event("auto")).unwrap();
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 2);
-    assert!(nexts[1]["down"].get("instructions").is_none(), "{}", nexts[1]["down"]);
+    assert!(nexts[1].get("instructions").is_none(), "{}", nexts[1]);
     assert!(!h.core.session().carried().precomputed);
     assert!(h.armed());
     assert!(h.pending().is_some());
@@ -1920,7 +1884,7 @@ fn after_a_precompute_a_compaction_with_the_persons_instructions_gets_the_handof
     let mut e = compact_event("manual");
     e["instructions"] = json!("keep the parser");
     h.compact(e).unwrap();
-    let down = &h.nexts("session.compact")[1]["down"]["instructions"];
+    let down = &h.nexts("session.compact")[1]["instructions"];
     assert!(down.as_str().unwrap().starts_with("keep the parser"), "{down}");
     assert!(down.as_str().unwrap().contains("From the compact-plus mod:"), "{down}");
 }
@@ -2260,11 +2224,7 @@ fn a_module_reload_starts_over() {
     assert!(h.pending().is_none());
     h.fake.clear();
     h.append(summary_row()).unwrap();
-    assert_eq!(
-        h.nexts("session.append")[0]["down"],
-        summary_row(),
-        "nothing pending after a reload"
-    );
+    assert_untouched(&h.nexts("session.append")[0]); // nothing pending after a reload
     h.turn().unwrap();
     assert_eq!(h.fake.calls("spawn").len(), 1, "armed again");
     assert_eq!(
@@ -2387,7 +2347,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     e["instructions"] = json!(format!("{MARKER_HEAD}77-3)"));
     let out = h.compact(e).unwrap();
     assert!(out.get("skip").is_none());
-    assert_eq!(h.nexts("session.compact")[0]["down"]["instructions"], json!(ours(None, Some(FIRST), true)));
+    assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, Some(FIRST), true)));
     assert!(h.fake.text(&history_file("turn-end")).is_some());
 }
 
@@ -2436,7 +2396,7 @@ fn after_a_terminal_compact_the_blocks_leave_through_prompt_context_once() {
     let again = context(&mut h, json!({"blocks": []}), engine);
     assert_eq!(context_block(&again), None);
     h.append(summary_row()).unwrap();
-    assert_eq!(h.nexts("session.append")[0]["down"], summary_row());
+    assert_untouched(&h.nexts("session.append")[0]);
 }
 
 #[test]
@@ -2585,7 +2545,7 @@ fn a_long_history_is_written_in_parts() {
     assert!(ops[..w].contains(&"next".to_owned()));
     assert!(ops[w..w + n].iter().all(|o| o == "write"));
     assert_eq!(ops[w + n], "nextResult");
-    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer_v2(&first, &dir(), n, true)));
+    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, true)));
 }
 
 #[test]

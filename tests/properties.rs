@@ -17,11 +17,12 @@ mod player;
 #[path = "../fuzz/src/check.rs"]
 mod check;
 
-use compact_plus::compat::instructions;
+use compact_plus::compaction::{handoff, history, verbatim};
+use compact_plus::compat::{self, instructions};
 use compact_plus::hooks::{Core, Options};
 use compact_plus::message::{parse_messages, Messages};
+use compact_plus::text;
 use compact_plus::text::stamp;
-use compact_plus::{handoff, history, text, verbatim};
 use gen::{Source, Tape};
 use player::{Ending, Fault};
 use proptest::prelude::*;
@@ -192,16 +193,16 @@ proptest! {
     fn the_verbatim_block_gives_back_every_entry(bytes in tape()) {
         let s = &mut Tape::new(&bytes);
         let msgs = parse_messages(&gen::messages(s).to_string());
-        let chosen = verbatim::select(&msgs, 4000.0);
+        let chosen = compat::verbatim::select(&msgs, 4000.0);
         // A message that itself holds the block's markers (with the line ends
         // around it) reads back split, as in the reference.
         prop_assume!(chosen.iter().all(|e| {
             let framed = format!("\n{}\n", e.text);
             [verbatim::VERBATIM_SEP, verbatim::VERBATIM_OPEN, verbatim::VERBATIM_CLOSE].iter().all(|m| !framed.contains(m))
         }));
-        let block = verbatim::render(&chosen);
+        let block = compat::verbatim::render(&chosen);
         let row = serde_json::json!([{ "role": "user", "text": format!("summary\n{block}") }]).to_string();
-        let back = verbatim::carried_messages(&parse_messages(&row));
+        let back = compat::verbatim::carried_messages(&parse_messages(&row));
         let want: Vec<&str> = chosen.iter().map(|e| text::trim(&e.text)).collect();
         prop_assert_eq!(back, want);
     }
@@ -211,7 +212,7 @@ proptest! {
         let s = &mut Tape::new(&bytes);
         let msgs = parse_messages(&gen::messages(s).to_string());
         let meta = history::Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
-        let out = history::render(&msgs, &meta);
+        let out = compat::history::render(&msgs, &meta);
         for (i, m) in msgs.iter().enumerate() {
             let Some(m) = m else { continue };
             let body = text::trim(m.text());
@@ -290,7 +291,7 @@ proptest! {
             prop_assert!(instructions::same_text(&noisy, &stripped), "{:?}", stripped);
         }
         let _ = instructions::has_import_line(&raw);
-        let _ = handoff::handoff_instructions(Some(&raw));
+        let _ = compat::handoff::handoff_instructions(Some(&raw));
         let joined = handoff::join_instructions(Some(&raw), "X");
         prop_assert!(joined.ends_with('X'));
     }
@@ -335,14 +336,14 @@ proptest! {
 }
 
 fn check_select(msgs: &Messages, budget: f64) -> Result<(), TestCaseError> {
-    let chosen = verbatim::select(msgs, budget);
+    let chosen = compat::verbatim::select(msgs, budget);
     if !(budget > 0.0) {
         prop_assert!(chosen.is_empty());
         return Ok(());
     }
     // The candidates, oldest first: carried from an earlier block, then this window's.
     let mut candidates: Vec<(String, Option<String>)> =
-        verbatim::carried_messages(msgs).into_iter().map(|t| (t, None)).collect();
+        compat::verbatim::carried_messages(msgs).into_iter().map(|t| (t, None)).collect();
     for m in msgs.iter().flatten().filter(|m| m.is_user()) {
         let t = verbatim::person_text(m.text());
         if !t.is_empty() {
@@ -384,12 +385,12 @@ fn check_select(msgs: &Messages, budget: f64) -> Result<(), TestCaseError> {
 fn check_parts(msgs: &Messages, limit: usize, redact: bool) -> Result<(), TestCaseError> {
     let meta = history::Meta { session_id: "3e771ee8".into(), at: "2026-01-01T00:00:00.000Z".into(), trigger: "auto".into() };
     let clean = |t: &str| if redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
-    let whole = history::render_parts(msgs, &meta, usize::MAX, &clean);
+    let whole = history::parts(msgs, &meta, usize::MAX, &clean);
     prop_assert_eq!(whole.len(), 1);
     if !redact {
-        prop_assert_eq!(&whole[0], &history::render(msgs, &meta));
+        prop_assert_eq!(&whole[0], &compat::history::render(msgs, &meta));
     }
-    let parts = history::render_parts(msgs, &meta, limit, &clean);
+    let parts = history::parts(msgs, &meta, limit, &clean);
     if whole[0].len() <= limit {
         prop_assert_eq!(&parts, &whole);
         return Ok(());
@@ -458,7 +459,7 @@ fn reference_iso(ms: f64) -> Option<String> {
 /// wasm), or each part carries one byte under a heading of thousands, so the
 /// parts grow with text size times heading size and each exceeds its limit.
 #[test]
-fn a_long_role_cannot_break_render_parts() {
+fn a_long_role_cannot_break_the_parts() {
     let limit = 4096; // room 2048
     for role_len in (2000..2048).chain([2100, 3000]) {
         for unit in ["é", "a"] {
@@ -466,9 +467,9 @@ fn a_long_role_cannot_break_render_parts() {
             let json = serde_json::json!([{ "role": "r".repeat(role_len), "text": text }]).to_string();
             let msgs = parse_messages(&json);
             let parts = std::panic::catch_unwind(|| {
-                history::render_parts(&msgs, &history::Meta::default(), limit, &|t| t.to_owned())
+                history::parts(&msgs, &history::Meta::default(), limit, &|t| t.to_owned())
             });
-            let Ok(parts) = parts else { panic!("render_parts panicked: role of {role_len} bytes, text of {unit:?}") };
+            let Ok(parts) = parts else { panic!("parts panicked: role of {role_len} bytes, text of {unit:?}") };
             let total: usize = parts.iter().map(String::len).sum();
             assert!(parts.iter().all(|p| p.len() <= limit), "a part over the limit: role of {role_len} bytes");
             assert!(total <= 4 * (text.len() + role_len) + limit, "{} parts, {total} bytes: role of {role_len} bytes", parts.len());

@@ -1,8 +1,10 @@
-//! The history file: `render`, `render_parts` under a write limit, and the
-//! paths it goes to (`folder`, `part_file`).
+//! The history file: the reference's whole text (`compat::history::render`), the
+//! parts under a write limit (`parts`), and the paths they go to (`folder`,
+//! `part_file`).
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::history::{self, Meta};
+use compact_plus::compaction::history::{self, Meta};
+use compact_plus::compat;
 use compact_plus::message::parse_messages;
 use compact_plus_fuzz::{check, gen};
 use libfuzzer_sys::fuzz_target;
@@ -35,15 +37,15 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("history", data, || {
     let json = if k.raw { String::from_utf8_lossy(u.take_rest()).into_owned() } else { gen::messages(&mut u).to_string() };
     let msgs = parse_messages(&json);
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
-    let whole = history::render(&msgs, &meta);
+    let whole = compat::history::render(&msgs, &meta);
     let clean = |t: &str| if k.redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
-    let one = history::render_parts(&msgs, &meta, usize::MAX, &clean);
+    let one = history::parts(&msgs, &meta, usize::MAX, &clean);
     assert_eq!(one.len(), 1);
     if !k.redact {
         assert_eq!(one[0], whole);
     }
     let limit = 3072 + k.limit as usize % (1 << 20);
-    let parts = history::render_parts(&msgs, &meta, limit, &clean);
+    let parts = history::parts(&msgs, &meta, limit, &clean);
     let mut all = String::new();
     for p in &parts {
         assert!(p.len() <= limit, "part of {} bytes over {limit}", p.len());

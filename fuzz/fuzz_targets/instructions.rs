@@ -1,8 +1,9 @@
 //! Instruction files against the engine's copy, and the handoff text.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::compat::instructions;
-use compact_plus::{handoff, text};
+use compact_plus::compaction::handoff;
+use compact_plus::compat::{self, instructions};
+use compact_plus::text;
 use compact_plus_fuzz::gen::{self, Source};
 use libfuzzer_sys::fuzz_target;
 
@@ -24,15 +25,15 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
         assert!(instructions::same_text(&raw, &raw.replace('\n', " \r\n")));
     }
     let _ = instructions::has_import_line(&raw);
-    let h = handoff::handoff_instructions(Some(&raw));
+    let h = compat::handoff::handoff_instructions(Some(&raw));
     if !raw.is_empty() {
         assert!(h.contains("onward"));
     }
     let joined = handoff::join_instructions(k.own.then_some(raw.as_str()), &h);
     assert!(joined.ends_with(&h));
-    let p = handoff::pointer_v2(&other, &stripped, usize::from(k.parts), k.own);
+    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), k.own);
     assert!(text::len16(&p) > 0);
-    let _ = handoff::pointer_text(&other, &stripped);
-    let _ = handoff::handoff_v2(Some(&raw), k.own);
+    let _ = compat::handoff::pointer_text(&other, &stripped);
+    let _ = handoff::instructions(Some(&raw), k.own);
     raw.len() + other.len()
 }));

@@ -3,7 +3,7 @@
 //! and any text), answers within `MAX_ANSWER`, or says why it cannot.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::history::{self, Meta};
+use compact_plus::compaction::history::{self, Meta};
 use compact_plus::message::parse_messages;
 use compact_plus::{recall_tool, text};
 use compact_plus_recall::search;
@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("recall", data, || {
     let msgs = parse_messages(&gen::messages(&mut u).to_string());
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
     let limit = 3072 + usize::from(k.limit_bytes);
-    let parts = history::render_parts(&msgs, &meta, limit, &|t| t.to_owned());
+    let parts = history::parts(&msgs, &meta, limit, &|t| t.to_owned());
     let mut files: Vec<(String, String)> =
         parts.into_iter().enumerate().map(|(i, p)| (history::part_file("/h", "S", "auto", 1, i + 1), p)).collect();
     if u.byte() % 4 == 0 {

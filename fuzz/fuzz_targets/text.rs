@@ -1,7 +1,8 @@
 //! JS string semantics: `cut_middle`, `head`, `tail`, trimming, `number_to_string`.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::{text, verbatim};
+use compact_plus::compaction::verbatim;
+use compact_plus::text;
 use compact_plus_fuzz::gen;
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,9 @@
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::message::{parse_messages, Message};
-use compact_plus::{text, verbatim};
+use compact_plus::compaction::verbatim;
+use compact_plus::compat;
+use compact_plus::text;
 use compact_plus_fuzz::gen;
 use libfuzzer_sys::fuzz_target;
 
@@ -25,7 +27,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("verbatim", data, || {
     };
     let msgs = parse_messages(&json);
     let budget = k.tokens.map_or(k.budget, f64::from);
-    let chosen = verbatim::select(&msgs, budget);
+    let chosen = compat::verbatim::select(&msgs, budget);
     if !(budget > 0.0) {
         assert!(chosen.is_empty());
     } else if budget.is_finite() {
@@ -40,9 +42,9 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("verbatim", data, || {
     for p in &person {
         assert_eq!(text::trim(p), p.as_str());
     }
-    let block = verbatim::render(&chosen);
+    let block = compat::verbatim::render(&chosen);
     assert!(block.starts_with(verbatim::VERBATIM_OPEN) && block.ends_with(verbatim::VERBATIM_CLOSE));
-    let _ = verbatim::carried_messages(&msgs);
+    let _ = compat::verbatim::carried_messages(&msgs);
     let kept: Vec<&Message> = msgs.iter().flatten().collect();
     let left = verbatim::not_kept(chosen.clone(), &kept);
     assert!(left.len() <= chosen.len());

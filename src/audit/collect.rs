@@ -6,8 +6,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::compaction::verbatim;
 use crate::message::{Message, Messages};
-use crate::{text, verbatim};
+use crate::text;
 use super::MAX_TRACKED;
 use super::mention::Mentions;
 use super::scan::{scan_text, Scan};

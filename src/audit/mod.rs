@@ -60,7 +60,8 @@ pub fn audit(messages: &Messages, kept: &[&str]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::message::parse_messages;
-    use crate::{text, verbatim};
+    use crate::compaction::verbatim;
+    use crate::text;
     use coverage::{naive_contains, needles, Haystack, Needle};
     use scan::{scan_errors, scan_shas, scan_text, scan_words, Scan};
     use serde_json::{json, Value};

@@ -40,12 +40,6 @@ pub use claude_md::{claude_md_text, kind_note, CLAUDE_MD_PREAMBLE};
 pub use depth::too_deep;
 pub use imports::{has_imports, import_paths};
 
-// The reference's two instruction functions, still reached through this path by
-// `bindings.rs`; they are the reference's, not the engine's, and live in
-// `compat::instructions`. Goes once `bindings.rs` names that module.
-#[doc(hidden)]
-pub use crate::compat::instructions::{same_text, strip_instruction_text};
-
 use frontmatter::strip_frontmatter;
 use lexer::{comment_residue, lex};
 use utf16::{find_seq, is_js_space_char, js_trim};

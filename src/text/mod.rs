@@ -8,9 +8,10 @@
 //! The parts: `js_string` (JS's whitespace, `.length`, `slice` indexes, span removal), `cut`
 //! (the cuts: `head`, `tail`, `cut_middle`), `number` (`Number#toString`), `json` (JSON text
 //! as JS writes it), `js_value` (a host value as `String(v)` and truthiness see it), `lenient`
-//! (readers for which a bad field costs that field), and [`stamp`] (times as the reference
-//! prints them).
+//! (readers for which a bad field costs that field), `ansi` (terminal escapes, out of text
+//! that is searched or scanned), and [`stamp`] (times as the reference prints them).
 
+mod ansi;
 mod cut;
 mod js_string;
 mod js_value;
@@ -19,6 +20,7 @@ mod lenient;
 mod number;
 pub mod stamp;
 
+pub use ansi::strip_ansi;
 pub use cut::{cut_middle, cut_middle_into, head, tail};
 pub use js_string::{
     collapse_space, is_js_line_end, is_js_space, len16, remove_spans, slice_index, trim, trim_end,
@@ -27,8 +29,3 @@ pub use js_value::JsVal;
 pub use json::well_formed_json;
 pub use lenient::{lenient_string, raw_present, Lenient, LenientList, ListOrNot};
 pub use number::number_to_string;
-
-// `number_to_string` under its old name, for the hooks and bindings until they use the new one
-// (bindings.rs has a `js_number` of its own, which is `Number(v)`).
-#[doc(hidden)]
-pub use number::number_to_string as js_number;

@@ -28,7 +28,7 @@ import { claudeBin, findTranscript, readJsonl, textOf, REPO_ROOT } from '../e2e/
 export { textOf }
 
 export const RECALL_TOOL = 'mcp__compact-plus__recall'
-// The texts compact-plus puts in front of a person or a model (src/handoff.rs, src/verbatim.rs).
+// The texts compact-plus puts in front of a person or a model (src/compaction/handoff.rs, src/compaction/verbatim.rs).
 export const HANDOFF_HEAD = 'From the compact-plus mod:'
 export const VERBATIM_OPEN = '<user-messages-verbatim>'
 export const POINTER_HEAD = 'compact-plus saved the conversation from before this compaction'

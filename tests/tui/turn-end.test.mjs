@@ -22,7 +22,7 @@ const NEAR = 63000 // 94 % of the engine's 67,000
 // (measured on the committed tree: an `auto` compaction when prompt C is sent). Still >= 90 %, so
 // a turn-end compaction is due.
 const GROWN = 68000
-// A turn-end compaction starts 1.5 s after the turn (src/hooks.rs TURN_END_DELAY_MS) once the CLI is
+// A turn-end compaction starts 1.5 s after the turn (src/hooks/turn_end.rs TURN_END_DELAY_MS) once the CLI is
 // idle; 30 s is far beyond that on a loaded machine.
 const TURN_END_WAIT_MS = 30000
 

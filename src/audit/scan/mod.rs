@@ -15,9 +15,8 @@ pub(crate) use errors::scan_errors;
 pub(crate) use shas::{scan_shas, SHA_MIN};
 pub(crate) use words::scan_words;
 
-use std::borrow::Cow;
-
 use super::mention::Mentions;
+use crate::text::strip_ansi;
 use quotes::scan_quotes;
 
 pub(crate) const MAX_IDENT_BYTES: usize = 300;
@@ -35,6 +34,7 @@ pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
     if s.is_empty() {
         return;
     }
+    // Terminal escapes are not part of any identifier, and split `error` from its `:`.
     let s = &*strip_ansi(s);
     if scan.errors {
         scan_errors(found, s);
@@ -44,37 +44,6 @@ pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
     if scan.quotes {
         scan_quotes(found, s);
     }
-}
-
-/// Terminal colour codes (`ESC [ … letter`) are not part of any identifier, and
-/// split `error` from its `:`.
-fn strip_ansi(s: &str) -> Cow<'_, str> {
-    if !s.contains('\u{1b}') {
-        return Cow::Borrowed(s);
-    }
-    // Byte-wise: ESC, `[` and the final letter are ASCII, and no byte of a
-    // multi-byte character is, so every cut is a char boundary.
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut copied = 0;
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c != 0x1b || b.get(i + 1) != Some(&b'[') {
-            i += 1;
-            continue;
-        }
-        out.push_str(s.get(copied..i).unwrap_or(""));
-        i += 2;
-        while let Some(&c) = b.get(i) {
-            i += 1;
-            if c.is_ascii_alphabetic() {
-                break;
-            }
-        }
-        copied = i;
-    }
-    out.push_str(s.get(copied..).unwrap_or(""));
-    Cow::Owned(out)
 }
 
 #[cfg(test)]

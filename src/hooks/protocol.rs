@@ -3,7 +3,8 @@
 //! A hook is an `async fn` over a [`Host`]; awaiting a host call suspends it and
 //! hands the shim a list of [`Call`]s to perform. The shim performs exactly those
 //! (`$` calls, or the hook's `next`), passes the answers back, and the hook goes
-//! on. No I/O happens here, so a native test can play the host.
+//! on, until it ends in a [`Done`]: what the shim makes of the engine's result.
+//! No I/O happens here, so a native test can play the host.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -12,6 +13,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
+
+use crate::recall_tool;
 
 /// One thing the shim does for the core.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -169,8 +172,9 @@ pub enum Step<T> {
     /// Perform these and call back with the answers, in order.
     Ask(Vec<Call>),
     Done(T),
-    /// Waiting without asking anything: a bug; the shim falls back.
-    Stuck,
+    /// Waiting, with nothing asked: no answer can ever resume it. A bug in a
+    /// hook; the core answers `stuck` and the shim lets the engine's result through.
+    AskedNothing,
 }
 
 /// A running hook.
@@ -203,7 +207,7 @@ impl<T: 'static> Machine<T> {
                 let asked = std::mem::take(&mut self.host.exchange.borrow_mut().asked);
                 self.asked = asked.len();
                 if asked.is_empty() {
-                    Step::Stuck
+                    Step::AskedNothing
                 } else {
                     Step::Ask(asked)
                 }
@@ -221,6 +225,58 @@ pub fn value<T: for<'de> Deserialize<'de>>(answer: &Answer) -> Result<T, String>
     match answer {
         Ok(raw) => serde_json::from_str(raw.get()).map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
+    }
+}
+
+/// How a hook ends. The engine's own result always comes through: `next`'s.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Done {
+    /// Replaces `instructionFiles` in `next`'s result (prompt.context).
+    #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
+    pub instruction_files: Option<serde_json::Value>,
+    /// A block added to `next`'s `blocks` (prompt.context): the blocks of a
+    /// compaction whose summary row no hook could reach.
+    #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
+    pub context_block: Option<ContextBlock>,
+    /// A job the shim starts after returning, without waiting for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<&'static str>,
+    /// Answer `{ skip }` without `next`: the compaction does not happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip: Option<String>,
+    /// The recall tool's answer, without `next` (tool.call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Read these history files and answer the recall tool with the search of
+    /// them (the search is the recall wasm's), without `next`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<Search>,
+}
+
+/// One `prompt.context` block, as the engine takes them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextBlock {
+    pub name: &'static str,
+    pub text: String,
+}
+
+/// The recall tool's search: the files to read, and the query to run on them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Search {
+    pub paths: Vec<String>,
+    pub query: recall_tool::Query,
+}
+
+impl Done {
+    /// The end that changes nothing: the shim lets the engine's result through
+    /// as it came, `next`'s (calling `next` itself where the hook did not). Every
+    /// other end is this with one field set.
+    pub(super) fn pass_through() -> Done {
+        Done { instruction_files: None, context_block: None, spawn: None, skip: None, answer: None, search: None }
+    }
+
+    pub(super) fn answer(text: &str) -> Done {
+        Done { answer: Some(text.to_owned()), ..Done::pass_through() }
     }
 }
 

@@ -14,10 +14,10 @@ use crate::text;
 pub const CHARS_PER_TOKEN: f64 = 4.0;
 pub const VERBATIM_OPEN: &str = "<user-messages-verbatim>";
 pub const VERBATIM_CLOSE: &str = "</user-messages-verbatim>";
+/// The separator of the reference's block, which earlier blocks may still use.
 pub const VERBATIM_SEP: &str = "\n--- user message ---\n";
 pub const SUMMARY_START: &str = "This session is being continued from a previous conversation";
 const PER_MESSAGE_CHARS: f64 = 8000.0;
-const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";
 pub const CUT_NOTE: &str = "the full text is in the history file";
 
 /// User-role rows the engine or the app writes, not the person.
@@ -62,7 +62,7 @@ pub fn person_text(text: &str) -> String {
 
 /// The body of the newest earlier summary's verbatim block, if any: the last
 /// user row holding an opening tag with a closing one after it.
-fn newest_block(messages: &Messages) -> Option<&str> {
+pub(crate) fn newest_block(messages: &Messages) -> Option<&str> {
     messages.iter().rev().flatten().find_map(|m| {
         let text = if m.is_user() { m.text() } else { "" };
         let start = text.rfind(VERBATIM_OPEN)?;
@@ -71,19 +71,18 @@ fn newest_block(messages: &Messages) -> Option<&str> {
     })
 }
 
-/// Messages carried in the newest earlier summary's verbatim block, oldest first.
-pub fn carried_messages(messages: &Messages) -> Vec<String> {
-    let Some(body) = newest_block(messages) else { return Vec::new() };
-    body.split(VERBATIM_SEP).skip(1).map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
-}
-
-/// The person's messages to keep word for word, oldest first: those carried from
-/// earlier summaries, then this window's, chosen newest first within the budget.
+/// The person's messages to keep word for word, oldest first: those carried in
+/// the newest earlier block (plain or marked), then this window's, chosen newest
+/// first within the budget.
 pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried_messages(messages), messages, budget_tokens)
+    select_from(carried(messages), messages, budget_tokens)
 }
 
-fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+/// The messages to keep word for word within the budget: `carried` (from an
+/// earlier block) first, then this window's person rows, chosen newest first.
+/// The product and the reference differ only in how they read an earlier block
+/// (`carried`); the choice within the budget is this one.
+pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
     if !(budget_tokens > 0.0) {
         return Vec::new();
     }
@@ -112,47 +111,41 @@ fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) ->
     chosen
 }
 
-/// The block appended to the summary row.
-pub fn render(entries: &[Entry]) -> String {
-    let body: Vec<String> = entries.iter().map(|e| format!("{VERBATIM_SEP}{}", e.text)).collect();
-    format!("{VERBATIM_OPEN}\n{INTRO}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
-}
-
 /// The separator of a message in a marked block: the newest is the current
 /// request, the others earlier ones. The mark lives in the separator, not the
 /// text, so carrying a block into the next one drops old marks by itself.
-const MARKED_SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
-const MARKED_SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
-const MARKED_INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
-const MARKED_INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
+const SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
+const SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
+const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
+const INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
 
 /// The block appended to the summary row, with the newest message marked as
 /// the current request, unless the engine kept the current request itself
 /// after the summary (`current_kept`): then every entry is an earlier one.
-pub fn render_marked(entries: &[Entry], current_kept: bool) -> String {
+pub fn render(entries: &[Entry], current_kept: bool) -> String {
     let last = entries.len().saturating_sub(1);
     let body: Vec<String> = entries
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let sep = if i == last && !current_kept { MARKED_SEP_CURRENT } else { MARKED_SEP_EARLIER };
+            let sep = if i == last && !current_kept { SEP_CURRENT } else { SEP_EARLIER };
             format!("{sep}{}", e.text)
         })
         .collect();
-    let intro = if current_kept { MARKED_INTRO_ALL_EARLIER } else { MARKED_INTRO };
+    let intro = if current_kept { INTRO_ALL_EARLIER } else { INTRO };
     format!("{VERBATIM_OPEN}\n{intro}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
 }
 
 /// Messages carried in the newest earlier block, plain or marked, oldest first,
 /// without their marks.
-pub fn carried_messages_marked(messages: &Messages) -> Vec<String> {
+pub fn carried(messages: &Messages) -> Vec<String> {
     let Some(body) = newest_block(messages) else { return Vec::new() };
-    split_marked(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
+    split_block(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// The pieces after each separator, whichever of the three it is.
-fn split_marked(body: &str) -> Vec<&str> {
-    let seps = [VERBATIM_SEP, MARKED_SEP_EARLIER, MARKED_SEP_CURRENT];
+fn split_block(body: &str) -> Vec<&str> {
+    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT];
     let mut pieces = Vec::new();
     let mut rest = body;
     let mut started = false;
@@ -174,11 +167,6 @@ fn split_marked(body: &str) -> Vec<&str> {
             }
         }
     }
-}
-
-/// `select`, reading earlier blocks in either form.
-pub fn select_marked(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried_messages_marked(messages), messages, budget_tokens)
 }
 
 /// Drops the entries whose message the engine kept after the summary anyway.
@@ -217,57 +205,6 @@ mod tests {
     }
 
     #[test]
-    fn carried_messages_come_from_the_newest_block() {
-        let block = render(&[
-            Entry { text: "first".into(), handle: None },
-            Entry { text: "second\r\n".into(), handle: None },
-        ]);
-        let json = serde_json::to_string(&serde_json::json!([
-            {"role": "user", "text": "<user-messages-verbatim>\n--- user message ---\nold</user-messages-verbatim>"},
-            {"role": "user", "text": format!("summary\n{block}")},
-            {"role": "assistant", "text": block},
-        ]))
-        .unwrap();
-        assert_eq!(carried_messages(&msgs(&json)), vec!["first", "second"]);
-    }
-
-    #[test]
-    fn unterminated_block_is_skipped_for_an_older_one() {
-        let json = r#"[{"role":"user","text":"<user-messages-verbatim>\n--- user message ---\nkept</user-messages-verbatim>"},
-                       {"role":"user","text":"<user-messages-verbatim>\n--- user message ---\nbroken"}]"#;
-        assert_eq!(carried_messages(&msgs(json)), vec!["kept"]);
-    }
-
-    #[test]
-    fn budget_rules() {
-        let json = r#"[{"role":"user","text":"one","handle":"a"},{"role":"assistant","text":"x"},
-                       {"role":"user","text":"two","handle":"b"}]"#;
-        let m = msgs(json);
-        for bad in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {
-            assert!(select(&m, bad).is_empty(), "{bad}");
-        }
-        let all = select(&m, f64::INFINITY);
-        assert_eq!(all.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["one", "two"]);
-        assert_eq!(all[0].handle.as_ref().unwrap().get(), "\"a\"");
-        // 50 tokens = 200 chars: room must be over 200 to take anything.
-        assert!(select(&m, 50.0).is_empty());
-        assert_eq!(select(&m, 51.0).len(), 1);
-    }
-
-    #[test]
-    fn a_message_at_the_cap_is_kept_whole() {
-        let at_cap = "x".repeat(8000);
-        let over = "y".repeat(8001);
-        let json = serde_json::to_string(&serde_json::json!([
-            {"role": "user", "text": at_cap}, {"role": "user", "text": over}
-        ]))
-        .unwrap();
-        let chosen = select(&msgs(&json), 100_000.0);
-        assert_eq!(chosen[0].text, at_cap);
-        assert_eq!(text::len16(&chosen[1].text), 8000 + "\n[... 1 characters cut; the full text is in the history file ...]\n".len());
-    }
-
-    #[test]
     fn marks_move_to_the_newest_and_never_pile_up() {
         // Three compactions: each block is carried into the next.
         let mut history = String::new();
@@ -275,11 +212,11 @@ mod tests {
             let mut rows = vec![serde_json::json!({"role": "user", "text": history})];
             rows.push(serde_json::json!({"role": "user", "text": format!("request {round}")}));
             let m = msgs(&serde_json::Value::Array(rows).to_string());
-            let chosen = select_marked(&m, 8000.0);
+            let chosen = select(&m, 8000.0);
             let texts: Vec<&str> = chosen.iter().map(|e| e.text.as_str()).collect();
             let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
             assert_eq!(texts, want, "round {round}");
-            history = format!("{SUMMARY_START} {round}\n{}", render_marked(&chosen, false));
+            history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, false));
             assert_eq!(history.matches("(current request)").count(), 2, "{history}"); // intro + one mark
             assert!(history.contains(&format!("(current request) ---\nrequest {round}\n</user-")));
             assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
@@ -289,7 +226,7 @@ mod tests {
     #[test]
     fn current_kept_by_the_engine_marks_all_earlier() {
         let e = [Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }];
-        let r = render_marked(&e, true);
+        let r = render(&e, true);
         assert!(!r.contains("--- user message (current request) ---"));
         assert_eq!(r.matches("--- user message (earlier) ---").count(), 2);
         assert!(r.contains("the current request is the user's message after this summary"));
@@ -297,18 +234,8 @@ mod tests {
 
     #[test]
     fn plain_blocks_still_carry() {
-        let block = render(&[Entry { text: "old".into(), handle: None }]);
+        let block = crate::compat::verbatim::render(&[Entry { text: "old".into(), handle: None }]);
         let m = msgs(&serde_json::json!([{"role": "user", "text": block}]).to_string());
-        assert_eq!(carried_messages_marked(&m), vec!["old"]);
-    }
-
-    #[test]
-    fn render_shape() {
-        let r = render(&[Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }]);
-        assert_eq!(
-            r,
-            format!("{VERBATIM_OPEN}\n{INTRO}\n\n--- user message ---\na\n\n--- user message ---\nb\n{VERBATIM_CLOSE}")
-        );
-        assert_eq!(render(&[]), format!("{VERBATIM_OPEN}\n{INTRO}\n\n{VERBATIM_CLOSE}"));
+        assert_eq!(carried(&m), vec!["old"]);
     }
 }

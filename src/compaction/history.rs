@@ -4,7 +4,7 @@
 //! their input and result, so `rg` (or the recall tool) finds a word and the
 //! message it came from.
 
-use crate::message::{Messages, ToolUse};
+use crate::message::Messages;
 use crate::text;
 
 const TOOL_INPUT_CHARS: f64 = 2000.0;
@@ -19,14 +19,12 @@ pub struct Meta {
     pub trigger: String,
 }
 
-fn tool_input(u: &ToolUse) -> String {
-    let json = u.input.as_ref().map_or("{}", |raw| raw.get());
-    text::cut_middle(json, TOOL_INPUT_CHARS, TOOL_NOTE)
-}
-
-/// One message's block, written straight into one string (what `message_lines`
-/// joined with `\n` gives), or `None` when the message has nothing to show.
-fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
+/// One message's block: its `## [n] role` heading, its text, and each tool call
+/// with its input and result (long ones cut). The one renderer of the format,
+/// for the parts and the reference's whole text alike; written straight into one
+/// string. `None` when the message has nothing to show: a user row that only
+/// carries tool results, an empty row.
+pub(crate) fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     let text = text::trim(m.text());
     let uses = &m.tool_uses.0;
     if m.is_user() && text.is_empty() && m.tool_results > 0 {
@@ -64,36 +62,8 @@ fn message_block(i: usize, m: &crate::message::Message) -> Option<String> {
     Some(out)
 }
 
-/// The lines of one message, or none when the message has nothing to show
-/// (a user row that only carries tool results, an empty row, a `null`).
-fn message_lines(i: usize, m: &crate::message::Message, out: &mut Vec<String>) {
-    let text = text::trim(m.text());
-    let uses = &m.tool_uses.0;
-    if m.is_user() && text.is_empty() && m.tool_results > 0 {
-        return;
-    }
-    if text.is_empty() && uses.is_empty() {
-        return;
-    }
-    out.push(format!("## [{i}] {}", m.role.to_js_string()));
-    out.push(String::new());
-    if !text.is_empty() {
-        out.push(text.to_owned());
-        out.push(String::new());
-    }
-    for u in uses {
-        let error = if u.is_error.truthy() { " (error)" } else { "" };
-        out.push(format!("### tool {}{error}", u.tool.to_js_string()));
-        out.push(format!("input: {}", tool_input(u)));
-        if let Some(result) = &u.text {
-            out.push("result:".into());
-            out.push(text::cut_middle(result, TOOL_RESULT_CHARS, TOOL_NOTE));
-        }
-        out.push(String::new());
-    }
-}
-
-fn header(count: usize, meta: &Meta) -> Vec<String> {
+/// The file's first lines: what it is, whose session, when and why it compacted.
+pub(crate) fn header(count: usize, meta: &Meta) -> Vec<String> {
     vec![
         "# Conversation before compaction".into(),
         String::new(),
@@ -104,17 +74,6 @@ fn header(count: usize, meta: &Meta) -> Vec<String> {
         "Each message starts with a \"## [n] role\" line; tool calls follow as \"### tool <name>\" with their input and result (long results cut; the .jsonl transcript has everything).".into(),
         String::new(),
     ]
-}
-
-/// The reference's history text, byte for byte.
-pub fn render(messages: &Messages, meta: &Meta) -> String {
-    let mut out = header(messages.len(), meta);
-    for (i, m) in messages.iter().enumerate() {
-        if let Some(m) = m {
-            message_lines(i, m, &mut out);
-        }
-    }
-    out.join("\n")
 }
 
 /// What one `$.fs.write` may hold: 4 MiB of UTF-8 (the engine refuses more).
@@ -138,7 +97,7 @@ struct Block {
 /// end where there is one, and goes on under `## [n] role (continued)`. A session
 /// that fits in one part gets the reference's text exactly. `clean` runs over
 /// each message's text before it is measured (redaction).
-pub fn render_parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
+pub fn parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
     let mut blocks = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
@@ -293,14 +252,14 @@ mod tests {
     #[test]
     fn one_part_is_the_reference_text() {
         let m = session(5, 10);
-        assert_eq!(render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![render(&m, &meta())]);
+        assert_eq!(parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![crate::compat::history::render(&m, &meta())]);
     }
 
     #[test]
     fn parts_hold_every_message_under_the_limit() {
         let m = session(400, 1000);
         let limit = 64 * 1024;
-        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        let parts = parts(&m, &meta(), limit, &|t| t.to_owned());
         assert!(parts.len() > 5);
         for (k, p) in parts.iter().enumerate() {
             assert!(p.len() <= limit, "part {k}: {}", p.len());
@@ -321,7 +280,7 @@ mod tests {
         let json = serde_json::json!([{"role": "user", "text": "before"}, {"role": "assistant", "text": big}, {"role": "user", "text": "after"}]);
         let m = parse_messages(&json.to_string());
         let limit = 64 * 1024;
-        let parts = render_parts(&m, &meta(), limit, &|t| t.to_owned());
+        let parts = parts(&m, &meta(), limit, &|t| t.to_owned());
         assert!(parts.iter().all(|p| p.len() <= limit));
         assert!(parts.iter().skip(1).any(|p| p.contains("## [1] assistant (continued)")));
         let joined: String = parts.concat();
@@ -333,7 +292,7 @@ mod tests {
     #[test]
     fn clean_runs_before_measuring() {
         let m = session(3, 10);
-        let parts = render_parts(&m, &meta(), WRITE_LIMIT, &|t| t.replace("msg-", "MSG-"));
+        let parts = parts(&m, &meta(), WRITE_LIMIT, &|t| t.replace("msg-", "MSG-"));
         assert!(parts[0].contains("MSG-00000") && !parts[0].contains("msg-0"));
     }
 

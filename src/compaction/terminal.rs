@@ -11,51 +11,10 @@
 use std::borrow::Cow;
 
 use crate::message::Messages;
-use crate::text;
+use crate::text::{self, strip_ansi};
 
 /// How much of a local command's output the history keeps on its one line.
 const OUTPUT_UNITS: usize = 200;
-const ESC: char = '\u{1b}';
-
-/// `s` without ANSI escape sequences: CSI (`ESC [` … a final byte), OSC
-/// (`ESC ]` … `BEL` or `ESC \`), and the two-character escapes. An escape cut
-/// off at the end of the text goes with it.
-pub fn strip_ansi(s: &str) -> Cow<'_, str> {
-    if !s.contains(ESC) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != ESC {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('[') => {
-                // Parameters and intermediates, up to a final byte in @..~.
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            Some(']') => {
-                while let Some(c) = chars.next() {
-                    if c == '\u{7}' {
-                        break;
-                    }
-                    if c == ESC && chars.peek() == Some(&'\\') {
-                        chars.next();
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Cow::Owned(out)
-}
 
 /// The text between `<tag>` and `</tag>`, when `s` holds both in that order.
 fn inside<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
@@ -124,16 +83,6 @@ pub fn tidy(messages: &mut Messages) {
 mod tests {
     use super::*;
     use crate::message::parse_messages;
-
-    #[test]
-    fn escapes_go() {
-        assert_eq!(strip_ansi("\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m"), "Compacted (ctrl+o to see full summary)");
-        assert_eq!(strip_ansi("a\u{1b}[1;31mred\u{1b}[0m b"), "ared b");
-        assert_eq!(strip_ansi("link \u{1b}]8;;http://x\u{7}x\u{1b}]8;;\u{1b}\\ end"), "link x end");
-        assert_eq!(strip_ansi("cut \u{1b}[12"), "cut ");
-        assert_eq!(strip_ansi("lone \u{1b}"), "lone ");
-        assert!(matches!(strip_ansi("plain"), Cow::Borrowed("plain")));
-    }
 
     #[test]
     fn local_command_rows_are_one_line_or_none() {

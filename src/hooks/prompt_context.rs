@@ -1,0 +1,123 @@
+//! `prompt.context`: the blocks a compaction left pending, where no summary row
+//! carried them (the terminal's `/compact`), and the instruction files refreshed
+//! where they changed on disk since the engine read them.
+
+use serde::Deserialize;
+use std::rc::Rc;
+
+use super::protocol::{self, Answer, Call, ContextBlock, Done, Host};
+use super::shared::{history_dir, json_str, keep_pending, log, pending_on_disk};
+use super::state::Session;
+use crate::instructions;
+use crate::message::JsVal;
+
+/// The name of the `prompt.context` block that carries the blocks where no
+/// summary row is appended through a hook (the terminal's `/compact`).
+const CONTEXT_BLOCK: &str = "compact-plus";
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct ContextFiles {
+    #[serde(rename = "instructionFiles")]
+    instruction_files: Option<Vec<serde_json::Value>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct InstructionFile {
+    path: JsVal,
+    kind: JsVal,
+    content: JsVal,
+}
+
+/// What to do with one file: keep the engine's copy (`None`), or swap in the
+/// disk text as the engine itself would load it (`Some`; `Some(None)`: the file
+/// is empty now, and the engine would leave it out).
+fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String>> {
+    let raw: String = protocol::value(disk).ok()?;
+    // Imports are entries of their own, a swap could not add or drop them; and a
+    // file nested deeper than the port lexes cannot be judged: both stay as they are.
+    if instructions::too_deep(&raw) || instructions::has_imports(&raw) {
+        return None;
+    }
+    let content = instructions::engine_content(&raw);
+    if file.content.as_str()? == content {
+        return None;
+    }
+    Some(instructions::engine_loads(&content).then_some(content))
+}
+
+/// The engine computes the context blocks again after every compaction, and
+/// sends a block of a name it does not route in one copy, made when the
+/// conversation holds none: the one channel that reaches the model after a
+/// terminal `/compact`, where no `session.append` at door `compaction` fires.
+pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
+    let answer = host.call(Call::next()).await;
+    let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::pass_through() };
+    // Taken only once `next` answered: a rejected `next` leaves them for the summary row.
+    let mut pending = {
+        let mut carried = session.carried_mut();
+        if carried.row_only { None } else { carried.pending.take() }
+    };
+    let first_look = !std::mem::replace(&mut session.carried_mut().disk_read, true);
+    if pending.is_some() {
+        if let Ok(Some(dir)) = history_dir(&host).await {
+            keep_pending(&host, &dir, None).await;
+        }
+    } else if first_look {
+        if let Some((dir, blocks)) = pending_on_disk(&host).await {
+            keep_pending(&host, &dir, None).await;
+            pending = Some(blocks);
+        }
+    }
+    let done = Done {
+        context_block: pending.map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") }),
+        ..Done::pass_through()
+    };
+    let Some(mut files) = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty()) else {
+        return done;
+    };
+    let parsed: Vec<InstructionFile> =
+        files.iter().map(|f| serde_json::from_value(f.clone()).unwrap_or_default()).collect();
+    let to_read: Vec<(usize, Call)> = parsed
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !matches!(f.kind.as_str(), Some("memory" | "managed")))
+        .map(|(i, f)| (i, Call::Read { path: f.path.to_js_string() }))
+        .collect();
+    if to_read.is_empty() {
+        return done;
+    }
+    let answers = host.ask(to_read.iter().map(|(_, c)| c.clone()).collect()).await;
+    let mut refreshed = Vec::new();
+    let mut emptied = Vec::new();
+    for ((i, _), disk) in to_read.iter().zip(&answers) {
+        let (Some(file), Some(slot)) = (parsed.get(*i), files.get_mut(*i)) else { continue };
+        match refreshed_text(file, disk) {
+            Some(Some(text)) => {
+                if let Some(obj) = slot.as_object_mut() {
+                    obj.insert("content".into(), serde_json::Value::String(text));
+                    refreshed.push(file.path.to_js_string());
+                }
+            }
+            Some(None) => {
+                emptied.push(*i);
+                refreshed.push(file.path.to_js_string());
+            }
+            None => {}
+        }
+    }
+    if refreshed.is_empty() {
+        return done;
+    }
+    let mut index = 0;
+    files.retain(|_| {
+        index += 1;
+        !emptied.contains(&(index - 1))
+    });
+    if let Ok(Some(dir)) = history_dir(&host).await {
+        let list = serde_json::to_string(&refreshed).unwrap_or_default();
+        log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
+    }
+    Done { instruction_files: Some(serde_json::Value::Array(files)), ..done }
+}

@@ -1,0 +1,350 @@
+//! `session.compact`: the history saved while the summarizer works, the
+//! handoff instructions handed down, and the blocks that follow the summary
+//! (the verbatim block, the pointer to the history, the audit of what the
+//! summary dropped), kept until a channel takes them.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::rc::Rc;
+
+use super::parse_event;
+use super::protocol::{self, Call, Done, Host};
+use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
+use super::state::Session;
+use super::turn_end::marker;
+use crate::compaction::{handoff, history, terminal, verbatim};
+use crate::message::{self, JsVal, ListOrNot, Message, Messages};
+use crate::text::stamp;
+use crate::{audit, prune};
+
+const STALE_TURN_END: &str =
+    "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
+/// Compactions of one trigger within one second that get a file each.
+const MAX_SAME_SECOND: usize = 50;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct CompactEvent {
+    trigger: JsVal,
+    #[serde(rename = "agentId")]
+    agent_id: JsVal,
+    #[serde(deserialize_with = "message::lenient_string")]
+    instructions: Option<String>,
+    messages: ListOrNot<Message>,
+    /// The shim sent each message's role and handle alone, to hand the rest over
+    /// once `next` has started: the texts the verbatim block needs by
+    /// `Call::Texts`, the whole event by `Call::Pack`.
+    #[serde(rename = "textsDeferred")]
+    texts_deferred: JsVal,
+}
+
+/// The answer to `Call::Pack`: the event with each text replaced by its number;
+/// the texts come beside it as UTF-8 (`Core::resume_packed`).
+#[derive(Deserialize)]
+struct Packed {
+    lens: Vec<usize>,
+    event: Box<RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CompactResult {
+    messages: Option<Box<RawValue>>,
+    #[serde(rename = "tokensBefore", deserialize_with = "message::raw_present")]
+    tokens_before: Option<Box<RawValue>>,
+    #[serde(rename = "tokensAfter", deserialize_with = "message::raw_present")]
+    tokens_after: Option<Box<RawValue>>,
+}
+
+/// What session.compact gathers for the blocks after the summary and its log
+/// line: before `next`, the history folder and the verbatim entries (the handoff
+/// instructions name both); while `next` runs, the history written and the
+/// identifiers the audit will look for in the summary.
+struct Gathered {
+    dir: Option<String>,
+    /// The first history part that was written.
+    file: Option<String>,
+    parts: usize,
+    verbatim: Vec<verbatim::Entry>,
+    /// The conversation's identifiers, collected while the summarizer works.
+    mentions: Option<audit::Mentions>,
+}
+
+/// Before `next`: the history folder and the verbatim block, which the handoff
+/// instructions name. Only the person's own messages are read here; everything
+/// else waits until the summarizer is at work (`write_history`).
+async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathered {
+    // No readable home costs the history alone, not the verbatim block or handoff.
+    let dir = match history_dir(host).await {
+        Ok(dir) => dir,
+        Err(err) => {
+            debug(host, &format!("compact-plus: no history folder: {}", error_text(&err))).await;
+            None
+        }
+    };
+    if e.texts_deferred.truthy() {
+        fill_person_texts(host, &mut e.messages.0).await;
+    }
+    let verbatim = verbatim::select(&e.messages.0, session.options.verbatim_tokens);
+    Gathered { dir, file: None, parts: 0, verbatim, mentions: None }
+}
+
+/// The texts of the user rows, where the verbatim block comes from. A failed
+/// answer leaves them empty: no verbatim block, nothing else lost.
+async fn fill_person_texts(host: &Host, messages: &mut Messages) {
+    let wanted: Vec<usize> =
+        messages.iter().enumerate().filter(|(_, m)| m.as_ref().is_some_and(Message::is_user)).map(|(i, _)| i).collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let texts: Vec<Option<String>> =
+        protocol::value(&host.call(Call::Texts { messages: wanted.clone() }).await).unwrap_or_default();
+    for (i, text) in wanted.into_iter().zip(texts) {
+        if let Some(m) = messages.get_mut(i).and_then(Option::as_mut) {
+            m.text = text;
+        }
+    }
+}
+
+/// All the event's texts, when the shim deferred them; the event as it was if
+/// they do not come.
+async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
+    if !e.texts_deferred.truthy() {
+        return Ok(());
+    }
+    let answer = host.call(Call::Pack).await;
+    let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
+    let packed: Packed = protocol::value(&answer)?;
+    let texts = message::unpack(&packed.lens, &bytes);
+    drop(bytes);
+    let full: CompactEvent = message::with_packed(texts, || parse_event(packed.event.get()));
+    e.messages = full.messages;
+    e.texts_deferred = JsVal::Undefined;
+    Ok(())
+}
+
+/// While the summarizer works: the history file, and the identifiers the audit
+/// will look for in the summary.
+async fn write_history(
+    host: &Host,
+    session: &Session,
+    e: &mut CompactEvent,
+    trigger: String,
+    gathered: &mut Gathered,
+) -> Result<(), String> {
+    let Some(dir) = &gathered.dir else { return Ok(()) };
+    let now = now(host).await?;
+    let at = stamp::iso(now).ok_or("the clock answered no time")?;
+    let stamp = stamp::stamp(now).unwrap_or_default();
+    let meta = history::Meta { session_id: session_id(host).await?.to_js_string(), at, trigger };
+    // These round trips come first: the file system's answer gives the engine
+    // its turns to send the summary request before the long work below.
+    let mut n = 1;
+    while n < MAX_SAME_SECOND {
+        let first = history::part_file(dir, &stamp, &meta.trigger, n, 1);
+        match protocol::value::<bool>(&host.call(Call::Exists { path: first }).await) {
+            Ok(true) => n += 1,
+            _ => break,
+        }
+    }
+    unpack_event(host, session, e).await?;
+    terminal::tidy(&mut e.messages.0);
+    let messages = &e.messages.0;
+    let texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+    let names: Vec<String> =
+        (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
+    let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
+    // A failed write (over the limit, a full disk) costs that part alone.
+    let results = host.ask(writes).await;
+    for (name, result) in names.iter().zip(&results) {
+        if let Err(err) = result {
+            debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
+        }
+    }
+    gathered.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
+    gathered.parts = names.len();
+    if gathered.file.is_some() {
+        gathered.mentions = Some(audit::collect(messages));
+    }
+    Ok(())
+}
+
+/// Deletes this mod's history folders for sessions that last compacted over the
+/// keep period ago, once per session. See `prune` for the rules.
+async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), String> {
+    if session.carried().pruned {
+        return Ok(());
+    }
+    session.carried_mut().pruned = true;
+    let Some((root, current)) = dir.rsplit_once('/') else { return Ok(()) };
+    let root_stat: prune::Stat = protocol::value(&host.call(Call::Stat { path: root.into(), resolve: true }).await)?;
+    if root_stat.kind != "dir" || root_stat.is_link {
+        return Ok(());
+    }
+    let real_root = root_stat.real_path.unwrap_or_else(|| root.to_owned());
+    let cutoff = now(host).await? - session.options.keep_days * prune::DAY_MS;
+    let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
+    let entries: Vec<prune::Entry> = protocol::value(&host.call(Call::List { path: real_root.clone() }).await)?;
+    for name in prune::candidates(&entries, current) {
+        let folder = format!("{real_root}/{name}");
+        let stats = host
+            .ask(vec![
+                Call::Stat { path: folder.clone(), resolve: true },
+                Call::Stat { path: format!("{folder}/log.jsonl"), resolve: false },
+            ])
+            .await;
+        let (Ok(f), Ok(l)) = (protocol::value::<prune::Stat>(&stats[0]), protocol::value::<prune::Stat>(&stats[1])) else {
+            continue;
+        };
+        if prune::expired(&f, &folder, &l, cutoff, windows) {
+            let _ = host
+                .call(Call::Run { argv: prune::remove_argv(&folder, windows), timeout_ms: prune::REMOVE_TIMEOUT_MS })
+                .await;
+        }
+    }
+    Ok(())
+}
+
+fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a str, String)> {
+    raw.as_ref().map(|r| (name, r.get().to_owned()))
+}
+
+pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
+    // A subagent's or fork's own compaction: the handoff instructions alone.
+    if e.agent_id.truthy() {
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, false));
+        let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
+        return Done::pass_through();
+    }
+
+    // Our own queued turn-end `/compact` is known by the marker it carries as its
+    // instructions, never by counts (a person's `/compact` is never refused). It
+    // is moot when the context compacted after it was queued.
+    let own = e.instructions.as_deref().and_then(marker::token_of).map(str::to_owned);
+    if let Some(token) = &own {
+        let mut carried = session.carried_mut();
+        let queued = carried.queued.take_if(|q| &q.token == token);
+        if queued.is_some_and(|q| q.seen != carried.compactions) {
+            return Done { skip: Some(STALE_TURN_END.into()), ..Done::pass_through() };
+        }
+    }
+    let trigger = if own.is_some() { marker::TRIGGER.to_owned() } else { e.trigger.to_js_string() };
+    let person_instructions = if own.is_some() { None } else { e.instructions.clone() };
+
+    // A precompute installs nothing: its summary is kept for a later compaction,
+    // which gets the full treatment when it installs it. So the summarizer gets
+    // the handoff, and nothing is written, logged, counted or pending for it.
+    if e.trigger.as_str() == Some("precompute") {
+        let mut e = e;
+        let gathered = gather(&host, &session, &mut e).await;
+        let first = gathered.verbatim.first().map(|v| v.text.as_str());
+        let instructions =
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
+        let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
+        let made = protocol::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
+        if made {
+            session.carried_mut().precomputed = true;
+        }
+        return Done::pass_through();
+    }
+
+    let _compacting = CompactingGuard::new(&session);
+    let mut e = e;
+    let mut gathered = gather(&host, &session, &mut e).await;
+    // "Saved" is a promise made before the history is written: a write that
+    // then fails costs the pointer, and the summary says nothing it could miss.
+    let first = gathered.verbatim.first().map(|v| v.text.as_str());
+    let instructions =
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
+    // The engine installs a precomputed summary only for a dispatch whose
+    // instructions are as it sent them; changed, it discards that summary and
+    // asks the summarizer again (measured on 2.1.328). The precompute's own
+    // request carried the handoff, so leave these be.
+    let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
+    let down = (!installs_precomputed).then_some(instructions);
+    if host.call(Call::StartNext { instructions: down }).await.is_err() {
+        return Done::pass_through();
+    }
+    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
+        debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
+    }
+    let answer = host.call(Call::NextResult).await;
+    // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
+    let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
+    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
+    let out: Messages = message::parse_messages(out.get());
+
+    {
+        let mut carried = session.carried_mut();
+        carried.turn_end_armed = true;
+        carried.compactions += 1;
+        carried.precomputed = false;
+    }
+    let kept: Vec<&Message> = out.iter().flatten().collect();
+    let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
+    // The engine may keep the newest prompt itself after the summary: then that,
+    // not the last entry of our block, is the current request.
+    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
+    let mut blocks = Vec::new();
+    if !verbatim.is_empty() {
+        blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
+    }
+    if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
+        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool);
+        // What the summary dropped: identifiers from before that neither the
+        // summary, the kept messages nor the verbatim block carry.
+        let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+        kept_texts.extend(blocks.iter().map(String::as_str));
+        let dropped = gathered.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
+        if let Some(audit) = audit::render(&dropped) {
+            pointer = format!("{pointer}\n\n{}", session.clean(&audit));
+        }
+        blocks.push(pointer);
+    }
+    // These blocks belong to this compaction: any an earlier one left undelivered
+    // described a context this one has just summarized.
+    let pending = (!blocks.is_empty()).then_some(blocks);
+    {
+        let mut carried = session.carried_mut();
+        carried.pending = pending.clone();
+        carried.row_only = e.trigger.as_str() == Some("auto");
+        carried.disk_read = true;
+    }
+
+    if let Some(dir) = &gathered.dir {
+        keep_pending(&host, dir, pending.as_deref()).await;
+        let _ = prune_old(&host, &session, dir).await;
+        let mut entry = vec![("event", json_str("compact"))];
+        let logged_trigger = if own.is_some() { Some(json_str(&trigger)) } else { e.trigger.to_json() };
+        entry.extend(logged_trigger.map(|t| ("trigger", t)));
+        entry.extend([
+            ("messages", e.messages.0.len().to_string()),
+            ("kept", json_number(out.len() as f64 - 1.0)),
+            ("verbatim", verbatim.len().to_string()),
+        ]);
+        entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
+        entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
+        entry.push(("file", gathered.file.as_deref().map_or("null".into(), json_str)));
+        log(&host, dir, &entry).await;
+    }
+    Done::pass_through()
+}
+
+/// Counts a compaction in `State::compacting` for as long as the guard lives: its
+/// hook ending, failing or let go of drops it alike, so a turn-end compaction
+/// waking meanwhile knows one is under way and leaves it be.
+struct CompactingGuard(Rc<Session>);
+
+impl CompactingGuard {
+    fn new(session: &Rc<Session>) -> CompactingGuard {
+        session.state.borrow_mut().compacting += 1;
+        CompactingGuard(session.clone())
+    }
+}
+
+impl Drop for CompactingGuard {
+    fn drop(&mut self) {
+        let mut state = self.0.state.borrow_mut();
+        state.compacting = state.compacting.saturating_sub(1);
+    }
+}

@@ -1,0 +1,135 @@
+//! What the hooks share: the host calls several of them make (the home folder,
+//! the clock, the session's `log.jsonl`, the debug log, the blocks kept in
+//! `pending-blocks.json`), and values written as the reference writes them.
+
+use super::protocol::{self, Call, Host};
+use crate::compaction::history;
+use crate::message::JsVal;
+use crate::text::{self, stamp};
+
+/// `Number(v ?? fallback)`.
+pub(super) fn number_or(v: &JsVal, fallback: f64) -> f64 {
+    match v {
+        JsVal::Undefined | JsVal::Null => fallback,
+        JsVal::Num(n) => *n,
+        JsVal::Bool(b) => f64::from(u8::from(*b)),
+        JsVal::Str(s) => {
+            let t = text::trim(s);
+            if t.is_empty() {
+                0.0
+            } else {
+                t.parse().unwrap_or(f64::NAN)
+            }
+        }
+        JsVal::Array(_) | JsVal::Object => f64::NAN,
+    }
+}
+
+pub(super) async fn env(host: &Host, name: &'static str) -> Result<Option<String>, String> {
+    protocol::value::<Option<String>>(&host.call(Call::Env { name }).await)
+}
+
+pub(super) async fn now(host: &Host) -> Result<f64, String> {
+    protocol::value::<f64>(&host.call(Call::Now).await)
+}
+
+pub(super) async fn session_id(host: &Host) -> Result<JsVal, String> {
+    protocol::value::<JsVal>(&host.call(Call::SessionId).await)
+}
+
+/// `<home>/.claude/compact-history/<session id>`, or `None` with no home.
+/// The home is `HOME`, as the engine's own `~/.claude` is, except on Windows
+/// (`OS=Windows_NT`), where it is `USERPROFILE`: WSL can share `USERPROFILE`
+/// into Linux as a `/mnt/c/…` path that is not this home.
+pub(super) async fn history_dir(host: &Host) -> Result<Option<String>, String> {
+    let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
+    let (first, second) = if windows { ("USERPROFILE", "HOME") } else { ("HOME", "USERPROFILE") };
+    // `??`: an empty value is a home that is not there, not a reason to look further.
+    let home = match env(host, first).await? {
+        Some(h) => Some(h),
+        None => env(host, second).await?,
+    };
+    let Some(home) = home.filter(|h| !h.is_empty()) else { return Ok(None) };
+    let id = session_id(host).await?;
+    Ok(history::folder(&home, &id.to_js_string()))
+}
+
+/// One JSON object with its keys in this order (serde_json's map would sort them).
+fn ordered_json(fields: &[(&str, String)]) -> String {
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", serde_json::to_string(k).unwrap_or_default()))
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
+/// `JSON.stringify(n)`: a number that is not finite is `null`.
+pub(super) fn json_number(n: f64) -> String {
+    if n.is_finite() {
+        text::number_to_string(n)
+    } else {
+        "null".into()
+    }
+}
+
+pub(super) fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// One line to the debug log; nothing to do if it fails.
+pub(super) async fn debug(host: &Host, text: &str) {
+    let _ = host.call(Call::Debug { text: text.to_owned() }).await;
+}
+
+/// Appends one line to the session's `log.jsonl`. A failure costs the line, and
+/// says so in the debug log.
+pub(super) async fn log(host: &Host, dir: &str, entry: &[(&str, String)]) {
+    if let Err(err) = try_log(host, dir, entry).await {
+        debug(host, &format!("compact-plus: a log.jsonl line was lost: {}", error_text(&err))).await;
+    }
+}
+
+async fn try_log(host: &Host, dir: &str, entry: &[(&str, String)]) -> Result<(), String> {
+    let file = format!("{dir}/log.jsonl");
+    let at = stamp::iso(now(host).await?).ok_or("the clock answered no time")?;
+    let prior = if protocol::value::<bool>(&host.call(Call::Exists { path: file.clone() }).await)? {
+        protocol::value::<String>(&host.call(Call::Read { path: file.clone() }).await)?
+    } else {
+        String::new()
+    };
+    let mut fields = vec![("at", json_str(&at))];
+    fields.extend(entry.iter().cloned());
+    let text = format!("{prior}{}\n", ordered_json(&fields));
+    host.call(Call::Write { path: file, text }).await.map(|_| ())
+}
+
+/// The first 300 units of an error's message, for the log.
+pub(super) fn error_text(err: &str) -> String {
+    text::head(err, 300).to_owned()
+}
+
+/// Where a compaction's blocks wait on disk until they reach the model: after a
+/// terminal `/compact` nothing carries them but the next prompt's context, and a
+/// person who leaves right after it resumes in a new process (`--resume`).
+const PENDING_FILE: &str = "pending-blocks.json";
+
+/// Keeps `blocks` (or, with `None`, that nothing waits) in the session's folder.
+/// A failed write costs the blocks a later process could have delivered.
+pub(super) async fn keep_pending(host: &Host, dir: &str, blocks: Option<&[String]>) {
+    let text = blocks.map(|b| serde_json::to_string(b).unwrap_or_default()).unwrap_or_default();
+    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{PENDING_FILE}"), text }).await {
+        debug(host, &format!("compact-plus: {PENDING_FILE} was not written: {}", error_text(&err))).await;
+    }
+}
+
+/// The blocks an earlier process of this session kept and did not deliver.
+pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Vec<String>)> {
+    let dir = history_dir(host).await.ok()??;
+    let path = format!("{dir}/{PENDING_FILE}");
+    if !protocol::value::<bool>(&host.call(Call::Exists { path: path.clone() }).await).unwrap_or(false) {
+        return None;
+    }
+    let text: String = protocol::value(&host.call(Call::Read { path }).await).ok()?;
+    let blocks: Vec<String> = serde_json::from_str(&text).ok()?;
+    (!blocks.is_empty()).then_some((dir, blocks))
+}
