@@ -122,6 +122,31 @@ pub fn redact_counted(text: &str) -> (Cow<'_, str>, usize) {
     }
 }
 
+/// One credential `redact` replaces: `text[start..end]` becomes
+/// `[REDACTED:<kind>]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Redaction {
+    pub start: usize,
+    pub end: usize,
+    pub kind: &'static str,
+}
+
+/// Where `redact` would replace what, in text order: for reports that show
+/// each redaction in its context (a person judging whether it was a secret).
+pub fn redactions(text: &str) -> Vec<Redaction> {
+    let mut found = Vec::new();
+    if let Some(m) = matcher() {
+        m.each_hit(text, |hit| {
+            found.push(Redaction {
+                start: hit.secret_start,
+                end: hit.secret_end,
+                kind: hit.kind,
+            });
+        });
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,6 +314,23 @@ mod tests {
         ] {
             assert_eq!(redact_counted(&text).1, 0, "{text:?}");
         }
+    }
+
+    #[test]
+    fn redactions_are_the_spans_redact_replaces() {
+        let text = "a password=hunter2 b https://u:p4ss@h.example c AKIAFAKE0123456789AB";
+        let spans = redactions(text);
+        assert_eq!(spans.len(), redact_counted(text).1);
+        let mut rebuilt = String::new();
+        let mut at = 0;
+        for r in &spans {
+            rebuilt.push_str(&text[at..r.start]);
+            rebuilt.push_str(&format!("[REDACTED:{}]", r.kind));
+            at = r.end;
+        }
+        rebuilt.push_str(&text[at..]);
+        assert_eq!(rebuilt, red(text));
+        assert!(redactions("nothing here").is_empty());
     }
 
     #[test]

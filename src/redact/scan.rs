@@ -109,10 +109,32 @@ impl Matcher {
     }
 
     pub(crate) fn redact<'t>(&self, text: &'t str) -> (Cow<'t, str>, usize) {
-        let bytes = text.as_bytes();
         let mut out: Option<String> = None;
         let mut copied = 0;
         let mut count = 0;
+        self.each_hit(text, |hit| {
+            let buf = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            buf.push_str(text.get(copied..hit.secret_start).unwrap_or(""));
+            buf.push_str("[REDACTED:");
+            buf.push_str(hit.kind);
+            buf.push(']');
+            copied = hit.secret_end;
+            count += 1;
+        });
+        match out {
+            Some(mut buf) => {
+                buf.push_str(text.get(copied..).unwrap_or(""));
+                (Cow::Owned(buf), count)
+            }
+            None => (Cow::Borrowed(text), 0),
+        }
+    }
+
+    /// The one forward pass: every credential in `text`, in order, none
+    /// overlapping the one before it.
+    pub(crate) fn each_hit(&self, text: &str, mut found: impl FnMut(Hit)) {
+        let bytes = text.as_bytes();
+        let mut copied = 0;
         let mut i = 0;
         while let (Some(&a), Some(&b)) = (bytes.get(i), bytes.get(i + 1)) {
             if !self.may_start(a, b) {
@@ -130,24 +152,12 @@ impl Matcher {
             });
             match hit {
                 Some(hit) => {
-                    let buf = out.get_or_insert_with(|| String::with_capacity(text.len()));
-                    buf.push_str(text.get(copied..hit.secret_start).unwrap_or(""));
-                    buf.push_str("[REDACTED:");
-                    buf.push_str(hit.kind);
-                    buf.push(']');
+                    found(hit);
                     copied = hit.secret_end;
-                    count += 1;
                     i = hit.end.max(hit.secret_end).max(i + 1);
                 }
                 None => i += 1,
             }
-        }
-        match out {
-            Some(mut buf) => {
-                buf.push_str(text.get(copied..).unwrap_or(""));
-                (Cow::Owned(buf), count)
-            }
-            None => (Cow::Borrowed(text), 0),
         }
     }
 
