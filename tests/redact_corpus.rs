@@ -8,14 +8,18 @@
 //!   where each group comes from). Its recall and false positives are printed
 //!   beside the co-developed ones; the test fails only below the floor
 //!   `HELD_OUT_FLOOR` states.
+//! * Real transcripts: every string in every transcript under
+//!   `../shared/real-transcripts/` (public sessions, no live credentials) is
+//!   redacted and each redaction printed with its context; any redaction not in
+//!   `KNOWN_TRUE_SECRETS` fails.
 //!
 //! The summaries are written straight to stderr (not through `eprintln!`, which
 //! the test harness captures), so they show without `--nocapture`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use compact_plus::redact::{kinds, redact, redact_counted};
+use compact_plus::redact::{kinds, redact, redact_counted, redactions};
 
 struct Case {
     /// `# kind:` / `# lookalike:` and friends, in file order.
@@ -437,4 +441,144 @@ fn throughput_on_24_mb() {
     assert_eq!(count, 0);
     assert!(matches!(out, std::borrow::Cow::Borrowed(_)));
     throughput("filler only (no secrets)", &clean);
+}
+
+/// Redactions in the real transcripts that are true secrets, each with the
+/// file it is in and why it is one. The transcripts come from public
+/// repositories and hold no live credentials, so this is empty: a redaction
+/// there is a false positive unless it is listed here.
+const KNOWN_TRUE_SECRETS: &[(&str, &str)] = &[];
+
+/// `../shared/real-transcripts/` beside the repository (CI has `shared/`
+/// there too), if present.
+fn real_transcripts_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join("real-transcripts");
+    dir.is_dir().then_some(dir)
+}
+
+fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            jsonl_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every string value in a JSON document (object keys are names, not
+/// content), in document order.
+fn strings_of<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings_of(v, out)),
+        _ => {}
+    }
+}
+
+/// `text[start..end]` widened by `chars` characters each side, on one line.
+fn in_context(text: &str, start: usize, end: usize, chars: usize) -> String {
+    let before: String = {
+        let head = text.get(..start).unwrap_or("");
+        let n = head.chars().count().saturating_sub(chars);
+        head.chars().skip(n).collect()
+    };
+    let after: String = text.get(end..).unwrap_or("").chars().take(chars).collect();
+    let secret = text.get(start..end).unwrap_or("");
+    format!("{before}⟦{secret}⟧{after}")
+        .escape_debug()
+        .to_string()
+}
+
+/// Redaction over the real transcripts: each line of each `.jsonl` file is
+/// parsed as JSON and every string value in it is redacted as decoded text
+/// (what compact-plus redacts: message text, tool inputs and results, not the
+/// JSON around them); a line that is not JSON is redacted as it stands. Every
+/// redaction is printed with 40 characters of context each side.
+#[test]
+fn real_transcripts_have_no_false_redactions() {
+    let mut err = std::io::stderr();
+    let Some(dir) = real_transcripts_dir() else {
+        let _ = writeln!(
+            err,
+            "\nredaction on real transcripts: SKIPPED, ../shared/real-transcripts/ is not \
+             beside the repository ({})",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        return;
+    };
+    let mut files = Vec::new();
+    jsonl_files(&dir, &mut files);
+    assert!(!files.is_empty(), "no .jsonl file under {}", dir.display());
+
+    let (mut bytes, mut strings, mut raw_lines) = (0usize, 0usize, 0usize);
+    let mut found = Vec::new();
+    let mut false_ones = Vec::new();
+    for path in &files {
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let text =
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        bytes += text.len();
+        for (n, line) in text.lines().enumerate() {
+            let parsed: Option<serde_json::Value> = serde_json::from_str(line).ok();
+            let mut texts = Vec::new();
+            match &parsed {
+                Some(value) => strings_of(value, &mut texts),
+                None => {
+                    raw_lines += 1;
+                    texts.push(line);
+                }
+            }
+            strings += texts.len();
+            for t in texts {
+                for r in redactions(t) {
+                    let secret = t.get(r.start..r.end).unwrap_or("");
+                    let shown = format!(
+                        "{name}:{} [{}] {}",
+                        n + 1,
+                        r.kind,
+                        in_context(t, r.start, r.end, 40)
+                    );
+                    if !KNOWN_TRUE_SECRETS
+                        .iter()
+                        .any(|(file, s)| *file == name && *s == secret)
+                    {
+                        false_ones.push(shown.clone());
+                    }
+                    found.push(shown);
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        err,
+        "\nredaction on real transcripts: {} files, {:.1} MB, {strings} strings \
+         ({raw_lines} lines not JSON, redacted raw): {} redactions, {} not known secrets",
+        files.len(),
+        bytes as f64 / (1 << 20) as f64,
+        found.len(),
+        false_ones.len()
+    );
+    for shown in &found {
+        let _ = writeln!(err, "  {shown}");
+    }
+    assert!(
+        false_ones.is_empty(),
+        "{} redactions in public transcripts that are no known secret:\n{}",
+        false_ones.len(),
+        false_ones.join("\n")
+    );
 }

@@ -47,6 +47,11 @@ impl Matcher {
         if quote.is_some() && !key_quoted && quote == quote_before_name(text, pos) {
             return None;
         }
+        // `${DB_PASSWORD:-x}`, `${TOKEN:?unset}`: a shell parameter
+        // expansion names the variable; what follows its `:` is an operator.
+        if in_parameter_expansion(text, pos) {
+            return None;
+        }
         let v = text.get(value.start..value.end)?;
         // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took
         // this value; a second pass must change nothing.
@@ -72,6 +77,20 @@ impl Matcher {
         let env_line = env_key && sep == Some("=") && !spaced;
         let next = text.as_bytes().get(value.end).copied();
         let name = is_name(v);
+        // `pass` and `pwd` are also words: `"pass": "fail"`, and alone (not
+        // the end of `DB_PASS`, `MYSQL_PWD`) `--- PASS: TestX/y`, `pass: I'll`,
+        // `PASS=120`, jq's `pass: .pass`. Their values must look like one.
+        let weak = lower_key == "pass" || lower_key == "pwd";
+        let alone = !pos
+            .checked_sub(1)
+            .and_then(|p| text.as_bytes().get(p))
+            .is_some_and(|c| c.is_ascii_alphanumeric() || b"_-".contains(c));
+        let weak_survives = weak
+            && ((name && !env_line)
+                || (alone
+                    && (v.bytes().all(|c| c.is_ascii_digit())
+                        || (key == "PASS" && sep == Some(":"))
+                        || (quote.is_none() && !v.bytes().any(|c| c.is_ascii_digit())))));
         let survives = v.chars().count() < if password { 3 } else { 6 }
             || is_placeholder(v)
             || v.eq_ignore_ascii_case(key)
@@ -89,9 +108,8 @@ impl Matcher {
             || (!password && name)
             // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
             || (!password && is_reference(v))
-            // `"pass": "fail"`, `pwd: "Get-Location"`: weak keys need a
-            // value that is not a plain name.
-            || ((lower_key == "pass" || lower_key == "pwd") && name && !env_line)
+            // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
+            || weak_survives
             || (quote.is_none()
                 && !env_line
                 && (looks_like_code(v, next) || (name && (spaced || sep == Some(":")))));
@@ -146,6 +164,19 @@ pub(crate) fn curl_user_password(text: &str, pos: usize) -> Option<(usize, usize
     let s = lit(b, i, b":")?;
     let e = chars_until(text, s, |c| c.is_whitespace() || "'\"[".contains(c));
     (e > s).then_some((s, e))
+}
+
+/// `${NAME…`: the key at `key_start` ends a variable name that a shell
+/// parameter expansion opened.
+fn in_parameter_expansion(text: &str, key_start: usize) -> bool {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let name_len = head
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    head.get(..head.len() - name_len)
+        .is_some_and(|h| h.ends_with(b"${"))
 }
 
 /// `--password value`: the key is part of a command-line flag.

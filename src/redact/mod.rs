@@ -40,8 +40,9 @@
 //!   `sk_test_XXXXXXXX`), elisions (`ghp_...`), words such as `password`,
 //!   `changeme`, `example`, `null`, `true`, type names (`string`, `usize`),
 //!   values starting with `your` or holding `_here`, paths (`PWD=/work`),
-//!   setting names (`"OPENAI_API_KEY"`), and a value equal to its key
-//!   (`password=password`, a keyword argument).
+//!   `@file` references (`password=@secret.txt`, `@e3`), setting names
+//!   (`"OPENAI_API_KEY"`), a value equal to its key (`password=password`, a
+//!   keyword argument), and shell parameter expansions (`${PASSWORD:?unset}`).
 //! * Code is not a credential: unquoted values that are calls, paths
 //!   (`ec::Seed`), dotted names (`self.password`), expressions (`a?.b`,
 //!   `x ?? y`, `n=null`), snake_case or camelCase names, and letters-only
@@ -49,9 +50,13 @@
 //!   the line is an environment assignment (`ALL_CAPS=value`, no blanks),
 //!   whose value is always literal. Consequence: YAML `password: hunter`
 //!   (lowercase key, one letters-only word) is not caught; `hunter2` is.
+//!   jq paths (`pass: .pass`) are code.
 //! * `token`/`secret`/`key` values need 6+ characters, letters, no blanks,
 //!   and must not be a plain name (`"token": "github_webhook"`); passwords
 //!   need 3+ characters and may be passphrases, not sentences.
+//! * `pass` and `pwd` alone are also words: their values must have a digit
+//!   (`pass: I'll` is prose, `pass: .pass` jq), may not be counts
+//!   (`PASS=120 FAIL=3`), and `PASS:` is a test status (`--- PASS: TestX/y`).
 //! * The replacement holds no quote or backslash, so JSON stays valid, and a
 //!   second pass over redacted text changes nothing.
 //!

@@ -9,7 +9,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let Some(first) = v.chars().next() else {
         return true;
     };
-    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*')
+    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
+    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*' | '@')
         || v.starts_with("#{")
         || v.starts_with("--")
     {
@@ -186,6 +187,10 @@ pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '#')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
     };
+    // `.pass`, `.results`: a jq path.
+    if let Some(path) = v.strip_prefix('.') {
+        return !path.is_empty() && path.split('.').all(ident);
+    }
     if v.contains('.') {
         return v.split('.').count() > 1 && v.split('.').all(ident);
     }
