@@ -3,11 +3,13 @@
 //!
 //! # Shapes
 //!
-//! The shapes follow gitleaks' rule set: provider tokens with fixed prefixes
-//! (AWS key ids, GitHub, GitLab, Slack, Stripe, Anthropic, OpenAI, Google, npm,
-//! PyPI), JWTs and PEM/OpenSSH/PGP private key blocks; then context rules:
-//! AWS secret keys after their key name, `Authorization:` headers, `password=`
-//! / `secret:` / `token=` style assignments (also `--password x`, `.netrc`,
+//! The shapes follow the public scanners' rule sets (gitleaks, trufflehog,
+//! Nosey Parker): provider tokens with fixed prefixes (AWS key ids, GitHub,
+//! GitLab, Slack, Stripe, Anthropic, OpenRouter, OpenAI, Google API keys and
+//! OAuth access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI), JWTs
+//! and PEM/OpenSSH/PGP private key blocks; then context rules: AWS secret keys
+//! after their key name, `Authorization:` headers, `password=` / `secret:` /
+//! `token=` style assignments (also `--password x`, `.netrc`,
 //! `curl -u user:pass`) and `scheme://user:pass@host`. Only the secret part is
 //! replaced: an assignment keeps its key, a URL its scheme and host, a header
 //! its name and scheme word (`Authorization: Bearer [REDACTED:authorization]`).
@@ -96,8 +98,13 @@ const KINDS: &[&str] = &[
     "slack-webhook",
     "stripe-key",
     "anthropic-key",
+    "openrouter-key",
     "openai-key",
     "google-api-key",
+    "google-oauth-token",
+    "huggingface-token",
+    "sendgrid-key",
+    "digitalocean-token",
     "npm-token",
     "pypi-token",
     "jwt",
