@@ -241,17 +241,18 @@ fn held_out_figures() -> Figures {
     figures
 }
 
-/// The held-out figures this redaction must keep: those of the rules when the
-/// corpus was written. Recall below `recalled`, or more false positives than
-/// `false_positives`, is a regression; a rule change that moves the figures
-/// the right way raises the floor with it (the corpus itself stays as it is).
+/// The held-out figures this redaction must keep: those of the rules as
+/// issue #14 left them (before it: 109 of 167 and 5 of 101). Recall below
+/// `recalled`, or more false positives than `false_positives`, is a
+/// regression; a rule change that moves the figures the right way raises the
+/// floor with it (the corpus itself stays as it is).
 struct Floor {
     recalled: usize,
     false_positives: usize,
 }
 const HELD_OUT_FLOOR: Floor = Floor {
-    recalled: 109,
-    false_positives: 5,
+    recalled: 124,
+    false_positives: 6,
 };
 
 #[test]

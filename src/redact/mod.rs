@@ -9,8 +9,10 @@
 //! OAuth access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI), JWTs
 //! and PEM/OpenSSH/PGP private key blocks; then context rules: AWS secret keys
 //! after their key name, `Authorization:` headers, `password=` / `secret:` /
-//! `token=` style assignments (also `--password x`, `.netrc`,
-//! `curl -u user:pass`) and `scheme://user:pass@host`. Only the secret part is
+//! `token=` style assignments (also `PGPASSWORD=`, `ENCRYPTION_KEY=` and the
+//! other `<what>_KEY` names, Azure's `AccountKey=` / `SharedAccessKey=`,
+//! `--password x`, `.netrc`, `curl -u user:pass`, `mysql -p<password>`,
+//! `sshpass -p <password>`) and `scheme://user:pass@host`. Only the secret part is
 //! replaced: an assignment keeps its key, a URL its scheme and host, a header
 //! its name and scheme word (`Authorization: Bearer [REDACTED:authorization]`).
 //! When the value of an assignment or header is itself a provider token, the
@@ -54,11 +56,19 @@
 //!   (lowercase key, one letters-only word) is not caught; `hunter2` is.
 //!   jq paths (`pass: .pass`) are code.
 //! * `token`/`secret`/`key` values need 6+ characters, letters, no blanks,
-//!   and must not be a plain name (`"token": "github_webhook"`); passwords
-//!   need 3+ characters and may be passphrases, not sentences.
+//!   and must not be a plain name (`"token": "github_webhook"`), except in an
+//!   environment line, where one letters-only word of 8+ is a secret
+//!   (`JWT_SECRET=mysupersecretvalue`); passwords need 3+ characters and may
+//!   be passphrases, not sentences. `storageKey`, `accountKey`, `masterKey`
+//!   and the like also name object keys, so their values must be key
+//!   material: 16+ characters with letters and digits, no path.
 //! * `pass` and `pwd` alone are also words: their values must have a digit
 //!   (`pass: I'll` is prose, `pass: .pass` jq), may not be counts
 //!   (`PASS=120 FAIL=3`), and `PASS:` is a test status (`--- PASS: TestX/y`).
+//! * `-p` is a password only where the command takes one there: glued to
+//!   it on a MySQL client's line (`mysql -uroot -pS3cret`, not a
+//!   `-p3306:3306` port mapping), after `sshpass`. `ssh -p 2222`,
+//!   `docker run -p 80:80`, `mkdir -p`, `-pthread` stay.
 //! * The replacement holds no quote or backslash, so JSON stays valid, and a
 //!   second pass over redacted text changes nothing.
 //!

@@ -2,7 +2,9 @@
 //! what a match at a trigger becomes (a provider token's kind wins over the header or key that
 //! holds it).
 
-use super::assignment::{aws_secret_key, curl_user_password, line_before, separator_follows};
+use super::assignment::{
+    aws_secret_key, cli_password, curl_user_password, line_before, separator_follows,
+};
 use super::headers::{authorization_header, bearer_header, is_scheme_word};
 use super::not_secret::{is_expression, is_name, is_placeholder, looks_like_code};
 use super::private_key::{has_key_material, key_block_end};
@@ -37,10 +39,11 @@ pub(crate) enum Rule {
     Bearer,
     UrlCredentials,
     CurlUser,
+    CliPassword,
     Assignment,
 }
 
-pub(crate) const RULES: [Rule; 24] = [
+pub(crate) const RULES: [Rule; 25] = [
     Rule::PrivateKey,
     Rule::AwsAccessKeyId,
     Rule::AwsSecretKey,
@@ -64,6 +67,7 @@ pub(crate) const RULES: [Rule; 24] = [
     Rule::Bearer,
     Rule::UrlCredentials,
     Rule::CurlUser,
+    Rule::CliPassword,
     Rule::Assignment,
 ];
 
@@ -98,6 +102,7 @@ impl Rule {
             Rule::Bearer => &["Bearer"],
             Rule::UrlCredentials => &["://"],
             Rule::CurlUser => &["-u", "--user"],
+            Rule::CliPassword => &["-p"],
             Rule::Assignment => &[
                 "pass",
                 "pwd",
@@ -114,6 +119,11 @@ impl Rule {
                 "private_key",
                 "private-key",
                 "privatekey",
+                "encryption",
+                "signing",
+                "master",
+                "storage",
+                "account",
             ],
         }
     }
@@ -160,6 +170,7 @@ impl Rule {
             | Rule::Bearer
             | Rule::UrlCredentials
             | Rule::CurlUser
+            | Rule::CliPassword
             | Rule::Assignment => None,
         }
     }
@@ -290,6 +301,16 @@ impl Matcher {
                     secret_start: s,
                     secret_end: e,
                     kind: "url-credentials",
+                })
+            }
+            Rule::CliPassword => {
+                let (s, e) = cli_password(text, pos)?;
+                let pass = text.get(s..e)?;
+                (!is_placeholder(pass)).then_some(Hit {
+                    end: e,
+                    secret_start: s,
+                    secret_end: e,
+                    kind: "password-assignment",
                 })
             }
             Rule::CurlUser => {

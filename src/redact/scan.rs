@@ -24,6 +24,8 @@ pub(crate) enum Boundary {
     Word,
     /// A new name segment: not alphanumeric (so `DB_PASSWORD`, `x-api-key`
     /// count) or a camelCase hump (`dbPassword`); `bypass`, `compass` do not.
+    /// An upper-case `PASSWORD` or `PASSWD` glued to an upper-case name counts
+    /// too (`PGPASSWORD`, `MYSQLPASSWORD`): environment names run words together.
     Segment,
 }
 
@@ -217,7 +219,10 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());
-            !before.is_ascii_alphanumeric() || hump
+            let glued = before.is_ascii_uppercase()
+                && (literal_at(bytes, pos, b"PASSWORD", false)
+                    || literal_at(bytes, pos, b"PASSWD", false));
+            !before.is_ascii_alphanumeric() || hump || glued
         }
     }
 }

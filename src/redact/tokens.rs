@@ -142,6 +142,7 @@ pub(crate) fn token_end(b: &[u8], pos: usize, rule: Rule) -> Option<usize> {
         | Rule::Bearer
         | Rule::UrlCredentials
         | Rule::CurlUser
+        | Rule::CliPassword
         | Rule::Assignment => None,
     }
 }
