@@ -1,6 +1,8 @@
 //! Secrets named by what comes before them: `password=`, `secret:`, `token=` style
-//! assignments (the key stays, the value goes), `--password x`, `.netrc` lines,
-//! `curl -u user:pass`, and AWS secret keys after their key name.
+//! assignments (the key stays, the value goes), `ENCRYPTION_KEY=` and the other
+//! `<what>_KEY` names, `--password x`, `.netrc` lines, `curl -u user:pass`,
+//! `mysql -p<password>`, `sshpass -p <password>`, and AWS secret keys after their
+//! key name.
 
 use super::not_secret::{is_expression, is_name, is_placeholder, is_reference, looks_like_code};
 use super::scan::{Hit, Matcher};
@@ -13,6 +15,11 @@ const ASSIGNMENT_KEYWORDS: &[&str] = &[
     "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
     "apikey", "token", "pass", "auth", "pwd",
 ];
+
+/// Words that name a key when `key` follows them, with or without a `_`, `-` or
+/// `.` between (`ENCRYPTION_KEY`, `signingKey`, `AccountKey`): alone they are
+/// common words (`master`, `account`), so the `key` is required.
+const KEY_OWNERS: &[&str] = &["encryption", "signing", "master", "storage", "account"];
 
 /// Name parts that may follow a key word (`secret_access_key`,
 /// `passwordHash`); anything else (`tokens`, `token_type`, `tokenizer`,
@@ -47,6 +54,11 @@ impl Matcher {
         if quote.is_some() && !key_quoted && quote == quote_before_name(text, pos) {
             return None;
         }
+        // `${DB_PASSWORD:-x}`, `${TOKEN:?unset}`: a shell parameter
+        // expansion names the variable; what follows its `:` is an operator.
+        if in_parameter_expansion(text, pos) {
+            return None;
+        }
         let v = text.get(value.start..value.end)?;
         // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took
         // this value; a second pass must change nothing.
@@ -72,6 +84,36 @@ impl Matcher {
         let env_line = env_key && sep == Some("=") && !spaced;
         let next = text.as_bytes().get(value.end).copied();
         let name = is_name(v);
+        // `pass` and `pwd` are also words: `"pass": "fail"`, and alone (not
+        // the end of `DB_PASS`, `MYSQL_PWD`) `--- PASS: TestX/y`, `pass: I'll`,
+        // `PASS=120`, jq's `pass: .pass`. Their values must look like one.
+        let weak = lower_key == "pass" || lower_key == "pwd";
+        let alone = !pos
+            .checked_sub(1)
+            .and_then(|p| text.as_bytes().get(p))
+            .is_some_and(|c| c.is_ascii_alphanumeric() || b"_-".contains(c));
+        let weak_survives = weak
+            && ((name && !env_line)
+                || (alone
+                    && (v.bytes().all(|c| c.is_ascii_digit())
+                        || (key == "PASS" && sep == Some(":"))
+                        || (quote.is_none() && !v.bytes().any(|c| c.is_ascii_digit())))));
+        // In a `.env` line a secret is literal text, and a long single word is
+        // one (`JWT_SECRET=mysupersecretvalue`); names with separators
+        // (`lm-studio`, `not-needed`) stay names.
+        let env_word = env_line && v.len() >= 8 && v.bytes().all(|c| c.is_ascii_alphabetic());
+        // `storageKey`, `accountKey`, `masterKey` also name object keys and
+        // settings (`'app_settings_v2'`, `"avatars/u-12.png"`): key material
+        // is long and random, 16 characters at least, letters and digits.
+        let owned = KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
+        let weak_material = owned
+            && (v.chars().count() < 16
+                || !v.bytes().any(|c| c.is_ascii_digit())
+                || !v.bytes().any(|c| c.is_ascii_alphabetic())
+                || (v.contains(['/', '.'])
+                    && !v
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))));
         let survives = v.chars().count() < if password { 3 } else { 6 }
             || is_placeholder(v)
             || v.eq_ignore_ascii_case(key)
@@ -86,12 +128,12 @@ impl Matcher {
             || (!password && v.chars().any(char::is_whitespace))
             || v.chars().filter(|c| c.is_whitespace()).count() >= 4
             // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
-            || (!password && name)
+            || (!password && name && !env_word)
             // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
             || (!password && is_reference(v))
-            // `"pass": "fail"`, `pwd: "Get-Location"`: weak keys need a
-            // value that is not a plain name.
-            || ((lower_key == "pass" || lower_key == "pwd") && name && !env_line)
+            // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
+            || weak_survives
+            || weak_material
             || (quote.is_none()
                 && !env_line
                 && (looks_like_code(v, next) || (name && (spaced || sep == Some(":")))));
@@ -146,6 +188,82 @@ pub(crate) fn curl_user_password(text: &str, pos: usize) -> Option<(usize, usize
     let s = lit(b, i, b":")?;
     let e = chars_until(text, s, |c| c.is_whitespace() || "'\"[".contains(c));
     (e > s).then_some((s, e))
+}
+
+/// MySQL clients read a password glued to `-p` (`-p` alone prompts).
+#[rustfmt::skip]
+const MYSQL_CLIENTS: &[&str] = &[
+    "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlshow", "mysqlpump",
+    "mariadb", "mariadb-dump", "mariadb-admin",
+];
+
+/// The password of `mysql … -p<password>` (glued, as the MySQL clients
+/// take it) or of `sshpass -p <password>`, quoted or not. Every other `-p`
+/// (`ssh -p 2222`, `docker run -p 8080:80`, `mkdir -p`, `-pthread`) is not
+/// one: the command on the line decides.
+pub(crate) fn cli_password(text: &str, pos: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let i = lit(b, pos, b"-p")?;
+    let line = line_before(text, pos);
+    let command = |w: &'_ str| {
+        let w = w.trim_start_matches(['(', '`', '"', '\'']);
+        w.rsplit('/').next().unwrap_or(w).to_string()
+    };
+    let glued = match b.get(i) {
+        // sshpass's own flags may come between it and `-p`.
+        Some(b' ' | b'\t') => {
+            let last = line
+                .split_whitespace()
+                .rev()
+                .find(|w| !w.starts_with('-'))?;
+            if command(last) != "sshpass" {
+                return None;
+            }
+            false
+        }
+        Some(_)
+            if line
+                .split_whitespace()
+                .any(|w| MYSQL_CLIENTS.contains(&command(w).as_str())) =>
+        {
+            true
+        }
+        _ => return None,
+    };
+    let start = blanks(b, i);
+    let (s, e) = match b.get(start) {
+        Some(q @ (b'"' | b'\'')) => {
+            let s = start + 1;
+            let len = b
+                .get(s..)?
+                .iter()
+                .take(512)
+                .position(|c| c == q || *c == b'\n')?;
+            (len > 0 && b.get(s + len) == Some(q)).then_some((s, s + len))?
+        }
+        _ => {
+            let e = chars_until(text, start, |c| c.is_whitespace() || "'\";|&)`".contains(c));
+            (e > start).then_some((start, e))?
+        }
+    };
+    // `-p3306:3306` on a `docker run --name mysql` line: a port mapping.
+    let port = b
+        .get(s..e)
+        .is_some_and(|v| v.iter().all(|c| c.is_ascii_digit() || *c == b':'));
+    (!(glued && port)).then_some((s, e))
+}
+
+/// `${NAME…`: the key at `key_start` ends a variable name that a shell
+/// parameter expansion opened.
+fn in_parameter_expansion(text: &str, key_start: usize) -> bool {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let name_len = head
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    head.get(..head.len() - name_len)
+        .is_some_and(|h| h.ends_with(b"${"))
 }
 
 /// `--password value`: the key is part of a command-line flag.
@@ -214,8 +332,16 @@ struct KeySep<'t> {
 fn assignment_key(text: &str, pos: usize) -> Option<KeySep<'_>> {
     let bytes = text.as_bytes();
     let starts = |at: usize, w: &str| literal_at(bytes, at, w.as_bytes(), true);
-    let word = ASSIGNMENT_KEYWORDS.iter().find(|w| starts(pos, w))?;
-    let mut i = pos + word.len();
+    let owned_key = || {
+        let owner = KEY_OWNERS.iter().find(|w| starts(pos, w))?;
+        let i = pos + owner.len();
+        let i = i + usize::from(bytes.get(i).is_some_and(|c| b"_.-".contains(c)));
+        starts(i, "key").then_some(i + 3)
+    };
+    let mut i = match ASSIGNMENT_KEYWORDS.iter().find(|w| starts(pos, w)) {
+        Some(word) => pos + word.len(),
+        None => owned_key()?,
+    };
     for _ in 0..3 {
         let j = i + usize::from(bytes.get(i).is_some_and(|c| b"_.-".contains(c)));
         let digits = bytes.get(j..).map_or(0, |t| {

@@ -3,12 +3,16 @@
 //!
 //! # Shapes
 //!
-//! The shapes follow gitleaks' rule set: provider tokens with fixed prefixes
-//! (AWS key ids, GitHub, GitLab, Slack, Stripe, Anthropic, OpenAI, Google, npm,
-//! PyPI), JWTs and PEM/OpenSSH/PGP private key blocks; then context rules:
-//! AWS secret keys after their key name, `Authorization:` headers, `password=`
-//! / `secret:` / `token=` style assignments (also `--password x`, `.netrc`,
-//! `curl -u user:pass`) and `scheme://user:pass@host`. Only the secret part is
+//! The shapes follow the public scanners' rule sets (gitleaks, trufflehog,
+//! Nosey Parker): provider tokens with fixed prefixes (AWS key ids, GitHub,
+//! GitLab, Slack, Stripe, Anthropic, OpenRouter, OpenAI, Google API keys and
+//! OAuth access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI), JWTs
+//! and PEM/OpenSSH/PGP private key blocks; then context rules: AWS secret keys
+//! after their key name, `Authorization:` headers, `password=` / `secret:` /
+//! `token=` style assignments (also `PGPASSWORD=`, `ENCRYPTION_KEY=` and the
+//! other `<what>_KEY` names, Azure's `AccountKey=` / `SharedAccessKey=`,
+//! `--password x`, `.netrc`, `curl -u user:pass`, `mysql -p<password>`,
+//! `sshpass -p <password>`) and `scheme://user:pass@host`. Only the secret part is
 //! replaced: an assignment keeps its key, a URL its scheme and host, a header
 //! its name and scheme word (`Authorization: Bearer [REDACTED:authorization]`).
 //! When the value of an assignment or header is itself a provider token, the
@@ -40,8 +44,9 @@
 //!   `sk_test_XXXXXXXX`), elisions (`ghp_...`), words such as `password`,
 //!   `changeme`, `example`, `null`, `true`, type names (`string`, `usize`),
 //!   values starting with `your` or holding `_here`, paths (`PWD=/work`),
-//!   setting names (`"OPENAI_API_KEY"`), and a value equal to its key
-//!   (`password=password`, a keyword argument).
+//!   `@file` references (`password=@secret.txt`, `@e3`), setting names
+//!   (`"OPENAI_API_KEY"`), a value equal to its key (`password=password`, a
+//!   keyword argument), and shell parameter expansions (`${PASSWORD:?unset}`).
 //! * Code is not a credential: unquoted values that are calls, paths
 //!   (`ec::Seed`), dotted names (`self.password`), expressions (`a?.b`,
 //!   `x ?? y`, `n=null`), snake_case or camelCase names, and letters-only
@@ -49,9 +54,21 @@
 //!   the line is an environment assignment (`ALL_CAPS=value`, no blanks),
 //!   whose value is always literal. Consequence: YAML `password: hunter`
 //!   (lowercase key, one letters-only word) is not caught; `hunter2` is.
+//!   jq paths (`pass: .pass`) are code.
 //! * `token`/`secret`/`key` values need 6+ characters, letters, no blanks,
-//!   and must not be a plain name (`"token": "github_webhook"`); passwords
-//!   need 3+ characters and may be passphrases, not sentences.
+//!   and must not be a plain name (`"token": "github_webhook"`), except in an
+//!   environment line, where one letters-only word of 8+ is a secret
+//!   (`JWT_SECRET=mysupersecretvalue`); passwords need 3+ characters and may
+//!   be passphrases, not sentences. `storageKey`, `accountKey`, `masterKey`
+//!   and the like also name object keys, so their values must be key
+//!   material: 16+ characters with letters and digits, no path.
+//! * `pass` and `pwd` alone are also words: their values must have a digit
+//!   (`pass: I'll` is prose, `pass: .pass` jq), may not be counts
+//!   (`PASS=120 FAIL=3`), and `PASS:` is a test status (`--- PASS: TestX/y`).
+//! * `-p` is a password only where the command takes one there: glued to
+//!   it on a MySQL client's line (`mysql -uroot -pS3cret`, not a
+//!   `-p3306:3306` port mapping), after `sshpass`. `ssh -p 2222`,
+//!   `docker run -p 80:80`, `mkdir -p`, `-pthread` stay.
 //! * The replacement holds no quote or backslash, so JSON stays valid, and a
 //!   second pass over redacted text changes nothing.
 //!
@@ -91,8 +108,13 @@ const KINDS: &[&str] = &[
     "slack-webhook",
     "stripe-key",
     "anthropic-key",
+    "openrouter-key",
     "openai-key",
     "google-api-key",
+    "google-oauth-token",
+    "huggingface-token",
+    "sendgrid-key",
+    "digitalocean-token",
     "npm-token",
     "pypi-token",
     "jwt",
@@ -120,6 +142,31 @@ pub fn redact_counted(text: &str) -> (Cow<'_, str>, usize) {
         Some(m) => m.redact(text),
         None => (Cow::Borrowed(text), 0),
     }
+}
+
+/// One credential `redact` replaces: `text[start..end]` becomes
+/// `[REDACTED:<kind>]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Redaction {
+    pub start: usize,
+    pub end: usize,
+    pub kind: &'static str,
+}
+
+/// Where `redact` would replace what, in text order: for reports that show
+/// each redaction in its context (a person judging whether it was a secret).
+pub fn redactions(text: &str) -> Vec<Redaction> {
+    let mut found = Vec::new();
+    if let Some(m) = matcher() {
+        m.each_hit(text, |hit| {
+            found.push(Redaction {
+                start: hit.secret_start,
+                end: hit.secret_end,
+                kind: hit.kind,
+            });
+        });
+    }
+    found
 }
 
 #[cfg(test)]
@@ -289,6 +336,23 @@ mod tests {
         ] {
             assert_eq!(redact_counted(&text).1, 0, "{text:?}");
         }
+    }
+
+    #[test]
+    fn redactions_are_the_spans_redact_replaces() {
+        let text = "a password=hunter2 b https://u:p4ss@h.example c AKIAFAKE0123456789AB";
+        let spans = redactions(text);
+        assert_eq!(spans.len(), redact_counted(text).1);
+        let mut rebuilt = String::new();
+        let mut at = 0;
+        for r in &spans {
+            rebuilt.push_str(&text[at..r.start]);
+            rebuilt.push_str(&format!("[REDACTED:{}]", r.kind));
+            at = r.end;
+        }
+        rebuilt.push_str(&text[at..]);
+        assert_eq!(rebuilt, red(text));
+        assert!(redactions("nothing here").is_empty());
     }
 
     #[test]

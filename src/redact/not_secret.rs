@@ -9,7 +9,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let Some(first) = v.chars().next() else {
         return true;
     };
-    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*')
+    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
+    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*' | '@')
         || v.starts_with("#{")
         || v.starts_with("--")
     {
@@ -62,7 +63,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "this", "self", "value", "env", "todo", "tbd", "n/a", "secretstr", "secretstring",
         "credential", "credentials", "auth", "bearer", "basic", "usize", "isize", "u8", "u16",
         "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64", "char", "uint",
-        "long", "float", "double", "void", "vec", "option", "result", "box",
+        "long", "float", "double", "void", "vec", "option", "result", "box", "disabled",
+        "enabled", "empty", "unset", "notset", "unused",
     ];
     #[rustfmt::skip]
     const PREFIXES: &[&str] = &[
@@ -115,6 +117,11 @@ pub(crate) fn is_reference(v: &str) -> bool {
 /// `a === b`, `${x}`, `i++`, `n=null`, `c ? d : e`, `a.b+c.d`.
 pub(crate) fn is_expression(v: &str) -> bool {
     const MARKERS: &[&str] = &["?.", "??", "==", "!=", "=>", "${", "&&", "||", "++"];
+    // A long base64 run (`…k+/2Fq++x==`, an account key) holds `++` and
+    // `==` by chance; code this long has a name or a space in it.
+    if is_base64_blob(v) {
+        return false;
+    }
     // Base64 padding (`dGVzdA==`) is not an operator; `h.auth===` still is.
     let core = v.trim_end_matches('=');
     if MARKERS.iter().any(|m| core.contains(m))
@@ -165,6 +172,19 @@ pub(crate) fn is_expression(v: &str) -> bool {
             .is_some_and(|rest| looks_like_code(rest.trim_start_matches('!'), None))
 }
 
+/// 40 or more base64 characters (and padding), with digits and both cases.
+fn is_base64_blob(v: &str) -> bool {
+    let body = v.trim_end_matches('=');
+    body.len() >= 40
+        && v.len() - body.len() <= 2
+        && body
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+        && body.bytes().any(|c| c.is_ascii_digit())
+        && body.bytes().any(|c| c.is_ascii_uppercase())
+        && body.bytes().any(|c| c.is_ascii_lowercase())
+}
+
 /// Unquoted values that read as code rather than as a literal: a call or
 /// generic (`getpass(`, `Token![`, `Option<`), a path (`ec::Seed`), a dotted
 /// name (`self.password`, `this.#key`), a number (`0x04`), a snake_case name
@@ -186,6 +206,10 @@ pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '#')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
     };
+    // `.pass`, `.results`: a jq path.
+    if let Some(path) = v.strip_prefix('.') {
+        return !path.is_empty() && path.split('.').all(ident);
+    }
     if v.contains('.') {
         return v.split('.').count() > 1 && v.split('.').all(ident);
     }

@@ -2,12 +2,14 @@
 //! what a match at a trigger becomes (a provider token's kind wins over the header or key that
 //! holds it).
 
-use super::assignment::{aws_secret_key, curl_user_password, line_before, separator_follows};
+use super::assignment::{
+    aws_secret_key, cli_password, curl_user_password, line_before, separator_follows,
+};
 use super::headers::{authorization_header, bearer_header, is_scheme_word};
 use super::not_secret::{is_expression, is_name, is_placeholder, looks_like_code};
 use super::private_key::{has_key_material, key_block_end};
 use super::scan::{Boundary, Hit, Matcher};
-use super::shape::is_word;
+use super::shape::{is_b64url, is_word};
 use super::tokens::{is_mask, token_body, token_end};
 use super::urls::{slack_webhook, url_credentials};
 
@@ -23,8 +25,13 @@ pub(crate) enum Rule {
     SlackWebhook,
     Stripe,
     Anthropic,
+    OpenRouter,
     OpenAi,
     Google,
+    GoogleOauth,
+    HuggingFace,
+    SendGrid,
+    DigitalOcean,
     Npm,
     Pypi,
     Jwt,
@@ -32,10 +39,11 @@ pub(crate) enum Rule {
     Bearer,
     UrlCredentials,
     CurlUser,
+    CliPassword,
     Assignment,
 }
 
-pub(crate) const RULES: [Rule; 19] = [
+pub(crate) const RULES: [Rule; 25] = [
     Rule::PrivateKey,
     Rule::AwsAccessKeyId,
     Rule::AwsSecretKey,
@@ -45,8 +53,13 @@ pub(crate) const RULES: [Rule; 19] = [
     Rule::SlackWebhook,
     Rule::Stripe,
     Rule::Anthropic,
+    Rule::OpenRouter,
     Rule::OpenAi,
     Rule::Google,
+    Rule::GoogleOauth,
+    Rule::HuggingFace,
+    Rule::SendGrid,
+    Rule::DigitalOcean,
     Rule::Npm,
     Rule::Pypi,
     Rule::Jwt,
@@ -54,6 +67,7 @@ pub(crate) const RULES: [Rule; 19] = [
     Rule::Bearer,
     Rule::UrlCredentials,
     Rule::CurlUser,
+    Rule::CliPassword,
     Rule::Assignment,
 ];
 
@@ -74,8 +88,13 @@ impl Rule {
             Rule::SlackWebhook => &["hooks.slack.com/"],
             Rule::Stripe => &["sk_", "rk_"],
             Rule::Anthropic => &["sk-ant-"],
+            Rule::OpenRouter => &["sk-or-v1-"],
             Rule::OpenAi => &["sk-"],
             Rule::Google => &["AIza"],
+            Rule::GoogleOauth => &["ya29."],
+            Rule::HuggingFace => &["hf_"],
+            Rule::SendGrid => &["SG."],
+            Rule::DigitalOcean => &["dop_v1_", "doo_v1_", "dor_v1_"],
             Rule::Npm => &["npm_"],
             Rule::Pypi => &["pypi-AgE"],
             Rule::Jwt => &["eyJ"],
@@ -83,6 +102,7 @@ impl Rule {
             Rule::Bearer => &["Bearer"],
             Rule::UrlCredentials => &["://"],
             Rule::CurlUser => &["-u", "--user"],
+            Rule::CliPassword => &["-p"],
             Rule::Assignment => &[
                 "pass",
                 "pwd",
@@ -99,6 +119,11 @@ impl Rule {
                 "private_key",
                 "private-key",
                 "privatekey",
+                "encryption",
+                "signing",
+                "master",
+                "storage",
+                "account",
             ],
         }
     }
@@ -129,8 +154,13 @@ impl Rule {
             Rule::SlackToken => Some("slack-token"),
             Rule::Stripe => Some("stripe-key"),
             Rule::Anthropic => Some("anthropic-key"),
+            Rule::OpenRouter => Some("openrouter-key"),
             Rule::OpenAi => Some("openai-key"),
             Rule::Google => Some("google-api-key"),
+            Rule::GoogleOauth => Some("google-oauth-token"),
+            Rule::HuggingFace => Some("huggingface-token"),
+            Rule::SendGrid => Some("sendgrid-key"),
+            Rule::DigitalOcean => Some("digitalocean-token"),
             Rule::Npm => Some("npm-token"),
             Rule::Pypi => Some("pypi-token"),
             Rule::Jwt => Some("jwt"),
@@ -140,6 +170,7 @@ impl Rule {
             | Rule::Bearer
             | Rule::UrlCredentials
             | Rule::CurlUser
+            | Rule::CliPassword
             | Rule::Assignment => None,
         }
     }
@@ -172,8 +203,16 @@ impl Matcher {
             // A token is a whole word: `AKIA…` followed by more letters, or
             // `npm_` + 36 characters + `_suffix`, is something else.
             let whole_word = match rule {
-                Rule::AwsAccessKeyId | Rule::Github | Rule::Stripe | Rule::OpenAi | Rule::Npm => {
-                    !bytes.get(end).is_some_and(|c| is_word(*c))
+                Rule::AwsAccessKeyId
+                | Rule::Github
+                | Rule::Stripe
+                | Rule::OpenAi
+                | Rule::Npm
+                | Rule::OpenRouter
+                | Rule::HuggingFace
+                | Rule::DigitalOcean => !bytes.get(end).is_some_and(|c| is_word(*c)),
+                Rule::GoogleOauth | Rule::SendGrid => {
+                    !bytes.get(end).is_some_and(|c| is_b64url(*c))
                 }
                 _ => true,
             };
@@ -262,6 +301,16 @@ impl Matcher {
                     secret_start: s,
                     secret_end: e,
                     kind: "url-credentials",
+                })
+            }
+            Rule::CliPassword => {
+                let (s, e) = cli_password(text, pos)?;
+                let pass = text.get(s..e)?;
+                (!is_placeholder(pass)).then_some(Hit {
+                    end: e,
+                    secret_start: s,
+                    secret_end: e,
+                    kind: "password-assignment",
                 })
             }
             Rule::CurlUser => {

@@ -24,6 +24,8 @@ pub(crate) enum Boundary {
     Word,
     /// A new name segment: not alphanumeric (so `DB_PASSWORD`, `x-api-key`
     /// count) or a camelCase hump (`dbPassword`); `bypass`, `compass` do not.
+    /// An upper-case `PASSWORD` or `PASSWD` glued to an upper-case name counts
+    /// too (`PGPASSWORD`, `MYSQLPASSWORD`): environment names run words together.
     Segment,
 }
 
@@ -109,10 +111,32 @@ impl Matcher {
     }
 
     pub(crate) fn redact<'t>(&self, text: &'t str) -> (Cow<'t, str>, usize) {
-        let bytes = text.as_bytes();
         let mut out: Option<String> = None;
         let mut copied = 0;
         let mut count = 0;
+        self.each_hit(text, |hit| {
+            let buf = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            buf.push_str(text.get(copied..hit.secret_start).unwrap_or(""));
+            buf.push_str("[REDACTED:");
+            buf.push_str(hit.kind);
+            buf.push(']');
+            copied = hit.secret_end;
+            count += 1;
+        });
+        match out {
+            Some(mut buf) => {
+                buf.push_str(text.get(copied..).unwrap_or(""));
+                (Cow::Owned(buf), count)
+            }
+            None => (Cow::Borrowed(text), 0),
+        }
+    }
+
+    /// The one forward pass: every credential in `text`, in order, none
+    /// overlapping the one before it.
+    pub(crate) fn each_hit(&self, text: &str, mut found: impl FnMut(Hit)) {
+        let bytes = text.as_bytes();
+        let mut copied = 0;
         let mut i = 0;
         while let (Some(&a), Some(&b)) = (bytes.get(i), bytes.get(i + 1)) {
             if !self.may_start(a, b) {
@@ -130,24 +154,12 @@ impl Matcher {
             });
             match hit {
                 Some(hit) => {
-                    let buf = out.get_or_insert_with(|| String::with_capacity(text.len()));
-                    buf.push_str(text.get(copied..hit.secret_start).unwrap_or(""));
-                    buf.push_str("[REDACTED:");
-                    buf.push_str(hit.kind);
-                    buf.push(']');
+                    found(hit);
                     copied = hit.secret_end;
-                    count += 1;
                     i = hit.end.max(hit.secret_end).max(i + 1);
                 }
                 None => i += 1,
             }
-        }
-        match out {
-            Some(mut buf) => {
-                buf.push_str(text.get(copied..).unwrap_or(""));
-                (Cow::Owned(buf), count)
-            }
-            None => (Cow::Borrowed(text), 0),
         }
     }
 
@@ -207,7 +219,10 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());
-            !before.is_ascii_alphanumeric() || hump
+            let glued = before.is_ascii_uppercase()
+                && (literal_at(bytes, pos, b"PASSWORD", false)
+                    || literal_at(bytes, pos, b"PASSWD", false));
+            !before.is_ascii_alphanumeric() || hump || glued
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Provider tokens: fixed prefixes whose shape alone says what they are (AWS key ids,
-//! GitHub, GitLab, Slack, Stripe, Anthropic, OpenAI, Google, npm, PyPI, JWTs), and the masks
-//! documentation fills them with.
+//! GitHub, GitLab, Slack, Stripe, Anthropic, OpenRouter, OpenAI, Google API keys and OAuth
+//! access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI, JWTs), and the masks
+//! documentation fills them with. Lengths and alphabets are the public scanners' (gitleaks,
+//! trufflehog, Nosey Parker), not guesses.
 
 use super::rules::Rule;
 use super::shape::{at_least, exactly, is_b64url, is_word, lit, one, one_of, run};
@@ -82,8 +84,43 @@ pub(crate) fn token_end(b: &[u8], pos: usize, rule: Rule) -> Option<usize> {
                 .and_then(|j| at_least(b, j, is_b64url, 20))
                 .or_else(|| at_least(b, i, alnum, 32))
         }
+        // sk-or-v1-[0-9a-f]{64} (trufflehog's openrouter detector)
+        Rule::OpenRouter => exactly(b, lit(b, pos, b"sk-or-v1-")?, lower_hex, 64),
         // AIza[A-Za-z0-9_-]{35}
         Rule::Google => exactly(b, lit(b, pos, b"AIza")?, is_b64url, 35),
+        // ya29\.[0-9A-Za-z_-]{20,1024} (Nosey Parker np.google.4); a longer
+        // run is some other blob.
+        Rule::GoogleOauth => {
+            let i = lit(b, pos, b"ya29.")?;
+            let end = at_least(b, i, is_b64url, 20)?;
+            (end - i <= 1024).then_some(end)
+        }
+        // hf_[A-Za-z]{34} (gitleaks, trufflehog, Nosey Parker)
+        // Issued tokens mix cases; a 34-letter identifier in one case is a name.
+        Rule::HuggingFace => {
+            let i = lit(b, pos, b"hf_")?;
+            let end = exactly(b, i, |c| c.is_ascii_alphabetic(), 34)?;
+            let body = b.get(i..end)?;
+            (body.iter().any(u8::is_ascii_uppercase) && body.iter().any(u8::is_ascii_lowercase))
+                .then_some(end)
+        }
+        // SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{39,50} (trufflehog; issued
+        // keys are 22 and 43)
+        Rule::SendGrid => {
+            let i = lit(b, pos, b"SG.")?;
+            let id = run(b, i, is_b64url);
+            if !(20..=24).contains(&(id - i)) {
+                return None;
+            }
+            let j = lit(b, id, b".")?;
+            let end = run(b, j, is_b64url);
+            (39..=50).contains(&(end - j)).then_some(end)
+        }
+        // do[opr]_v1_[a-f0-9]{64}: personal, OAuth and refresh tokens
+        Rule::DigitalOcean => {
+            let i = one_of(b, pos, &[b"dop_v1_", b"doo_v1_", b"dor_v1_"])?;
+            exactly(b, i, lower_hex, 64)
+        }
         // npm_[A-Za-z0-9]{36}
         Rule::Npm => exactly(b, lit(b, pos, b"npm_")?, alnum, 36),
         // pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}
@@ -105,13 +142,25 @@ pub(crate) fn token_end(b: &[u8], pos: usize, rule: Rule) -> Option<usize> {
         | Rule::Bearer
         | Rule::UrlCredentials
         | Rule::CurlUser
+        | Rule::CliPassword
         | Rule::Assignment => None,
     }
 }
 
+fn lower_hex(c: u8) -> bool {
+    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+}
+
 /// The random part of a prefixed token (after its last `_` or `-` prefix separator
-/// within the first 12 bytes), for the mask check.
+/// within the first 12 bytes; a SendGrid key's secret after its last `.`, a Google
+/// token's after `ya29.`), for the mask check.
 pub(crate) fn token_body(token: &str) -> &str {
+    if let Some(rest) = token.strip_prefix("SG.") {
+        return rest.rsplit('.').next().unwrap_or(rest);
+    }
+    if let Some(rest) = token.strip_prefix("ya29.") {
+        return rest;
+    }
     let head = token.get(..12.min(token.len())).unwrap_or(token);
     match head.rfind(['_', '-']) {
         Some(i) => token.get(i + 1..).unwrap_or(token),
