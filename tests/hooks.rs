@@ -2481,6 +2481,15 @@ fn a_rebuilt_core_goes_on_with_the_state_carried_and_new_ids() {
     assert_eq!(h.core.session().state.borrow().compacting, 0);
     let first: Value = serde_json::from_str(&h.core.start("turn.complete", "{}")).unwrap();
     assert!(first["id"].as_u64().unwrap() >= 500, "{first}");
+    // A turn-end job lost with the old instance (disarmed, nothing queued) leaves
+    // turn-end armed again; one whose /compact is queued stays disarmed until it comes.
+    let mut lost = before.clone();
+    lost.turn_end_armed = false;
+    let json = serde_json::to_string(&lost).unwrap();
+    assert!(Core::rebuilt(Options::default(), &json, 1).session().carried().turn_end_armed);
+    lost.queued = Some(compact_plus::hooks::Queued { token: "a-1".into(), seen: 1 });
+    let json = serde_json::to_string(&lost).unwrap();
+    assert!(!Core::rebuilt(Options::default(), &json, 1).session().carried().turn_end_armed);
     // Unreadable carried state starts over, rather than failing.
     let fresh = Core::rebuilt(Options::default(), "{not json", 0);
     assert!(fresh.session().carried().pending.is_none() && fresh.session().carried().turn_end_armed);

@@ -97,9 +97,15 @@ impl Core {
     /// JSON of a `carry`; anything unreadable starts the state over), and ids
     /// from `first_id` on, so no answer meant for a lost hook reaches a new one.
     pub fn rebuilt(options: Options, carried_json: &str, first_id: u32) -> Core {
-        let carried = serde_json::from_str::<Carried>(carried_json).unwrap_or_default();
-        // What the shim holds is this state (`""` stands for the default one).
-        let sent = Some(carried.clone());
+        // What the shim holds (`""` stands for the default state); a change made
+        // here goes out with the first step.
+        let given = serde_json::from_str::<Carried>(carried_json).unwrap_or_default();
+        let mut carried = given.clone();
+        // No hook outlives a rebuild: a turn-end job that had disarmed and not
+        // yet queued its /compact is gone, and nothing else would arm again (a
+        // /compact already queued does, when it runs).
+        carried.turn_end_armed |= carried.queued.is_none();
+        let sent = Some(given);
         let state = State { carried, ..State::default() };
         Core {
             outbox: Vec::new(),

@@ -54,29 +54,47 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String
 pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
     let answer = host.call(Call::next()).await;
     let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::pass_through() };
-    // Taken only once `next` answered: a rejected `next` leaves them for the summary row.
-    let mut pending = {
-        let mut carried = session.carried_mut();
-        if carried.row_only { None } else { carried.pending.take() }
+    let instruction_files = refreshed_files(&host, result, e).await;
+    let context_block = deliverable_blocks(&host, &session).await;
+    Done { instruction_files, context_block, ..Done::pass_through() }
+}
+
+/// The blocks this context may carry: the last compaction's, or those an earlier
+/// process of the session kept on disk. They are taken from the session state
+/// only after every call, in the step that answers: a hook lost to a rebuild
+/// before then leaves them for the next request. Taken only once `next`
+/// answered: a rejected `next` leaves them for the summary row.
+async fn deliverable_blocks(host: &Host, session: &Session) -> Option<ContextBlock> {
+    let (waiting, first_look) = {
+        let carried = session.carried();
+        (carried.pending.is_some() && !carried.row_only, !carried.disk_read)
     };
-    let first_look = !std::mem::replace(&mut session.carried_mut().disk_read, true);
-    if pending.is_some() {
-        if let Ok(Some(dir)) = history_dir(&host).await {
-            keep_pending(&host, &dir, None).await;
+    if waiting {
+        if let Ok(Some(dir)) = history_dir(host).await {
+            keep_pending(host, &dir, None).await;
         }
     } else if first_look {
-        if let Some((dir, blocks)) = pending_on_disk(&host).await {
-            keep_pending(&host, &dir, None).await;
-            pending = Some(blocks);
+        let on_disk = pending_on_disk(host).await;
+        if let Some((dir, _)) = &on_disk {
+            keep_pending(host, dir, None).await;
+        }
+        let mut carried = session.carried_mut();
+        carried.disk_read = true;
+        if let Some((_, blocks)) = on_disk {
+            carried.pending.get_or_insert(blocks);
         }
     }
-    let done = Done {
-        context_block: pending.map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") }),
-        ..Done::pass_through()
-    };
-    let Some(mut files) = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty()) else {
-        return done;
-    };
+    let mut carried = session.carried_mut();
+    if carried.row_only {
+        return None;
+    }
+    carried.pending.take().map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") })
+}
+
+/// The engine's instruction files with those edited on disk since it loaded
+/// them swapped in, or `None` to keep its copy. A refresh is logged.
+async fn refreshed_files(host: &Host, result: ContextFiles, e: ContextFiles) -> Option<serde_json::Value> {
+    let mut files = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty())?;
     let parsed: Vec<InstructionFile> =
         files.iter().map(|f| serde_json::from_value(f.clone()).unwrap_or_default()).collect();
     let to_read: Vec<(usize, Call)> = parsed
@@ -86,7 +104,7 @@ pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextF
         .map(|(i, f)| (i, Call::Read { path: f.path.to_js_string() }))
         .collect();
     if to_read.is_empty() {
-        return done;
+        return None;
     }
     let answers = host.ask(to_read.iter().map(|(_, c)| c.clone()).collect()).await;
     let mut refreshed = Vec::new();
@@ -108,16 +126,16 @@ pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextF
         }
     }
     if refreshed.is_empty() {
-        return done;
+        return None;
     }
     let mut index = 0;
     files.retain(|_| {
         index += 1;
         !emptied.contains(&(index - 1))
     });
-    if let Ok(Some(dir)) = history_dir(&host).await {
+    if let Ok(Some(dir)) = history_dir(host).await {
         let list = serde_json::to_string(&refreshed).unwrap_or_default();
-        log(&host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
+        log(host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
     }
-    Done { instruction_files: Some(serde_json::Value::Array(files)), ..done }
+    Some(serde_json::Value::Array(files))
 }

@@ -557,7 +557,7 @@ export class FakeHost {
     const summary = out.value.messages[0]
     // After an automatic compaction the engine computes the context again in the middle of the
     // turn, before it appends the rows, and sends no plugin block from it (measured headless on
-    // 2.1.328 by the lead: src/hooks.rs, `Carried::row_only`).
+    // 2.1.328: tests/HOST.md, and src/hooks/state.rs `Carried::row_only`).
     if (trigger === 'auto') await this.fire('prompt.context', this.engineContext(), (down) => ({ blocks: down.blocks, instructionFiles: down.instructionFiles, originMarkedPaths: [] }))
     const boundaryRow = { type: 'system', name: 'compact_boundary', content: [{ type: 'text', text: 'Conversation compacted' }] }
     const summaryRow = { type: 'user', role: 'user', content: [{ type: 'text', text: summary.text }] }

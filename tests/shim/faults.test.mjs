@@ -132,7 +132,9 @@ test('ids are never reused across rebuilds: traps in start, resume and resumePac
   const host = withShim(register, { mode: 'headless' })
   await host.prompt('turn one')
   for (const fn of ['start', 'resume', 'resumePacked']) {
-    const trapped = trapNext((f, info) => f === fn && (fn !== 'start' || info.hook === 'session.compact'))
+    // The compaction's own calls: a rebuild re-arms turn-end, so a turn-end job may be in flight too.
+    const compactionId = (id) => probe.steps.some((s) => s.fn === 'start' && s.hook === 'session.compact' && s.json?.id === id)
+    const trapped = trapNext((f, info) => f === fn && (fn === 'start' ? info.hook === 'session.compact' : compactionId(info.id)))
     const out = await host.compact({ trigger: 'manual' })
     trapped()
     assert.equal(out.hookError, undefined, `${fn}: ${out.hookError}`)

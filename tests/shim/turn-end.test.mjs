@@ -15,7 +15,7 @@ import assert from 'node:assert/strict'
 import { register } from '../../js/compact-plus.js'
 import { withShim, NEAR, MARKER_HEAD, HANDOFF_HEAD, VERBATIM_OPEN, POINTER_HEAD, count } from './fake-host.mjs'
 
-const TURN_END_DELAY_MS = 1500 // src/hooks.rs: how long after a turn its compaction is queued
+const TURN_END_DELAY_MS = 1500 // src/hooks/turn_end.rs: how long after a turn its compaction is queued
 
 const compacts = (host) => host.outcomes.filter((o) => o.event === 'session.compact')
 const summarizerAsked = (host) => host.requests.filter((r) => r.kind === 'summarizer')
