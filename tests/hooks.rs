@@ -12,6 +12,7 @@
 
 use compact_plus::compaction::handoff;
 use compact_plus::hooks::{Core, Options};
+use compact_plus::instructions;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -1402,6 +1403,20 @@ fn context(h: &mut Harness, e: Value, result: Value) -> Value {
     h.fire("prompt.context", e).unwrap()
 }
 
+/// The session's first prompt.context: the engine read these project files as
+/// they were on disk then (raw texts; its copy is what the port makes of them).
+/// A test then edits the disk, and the next prompt.context (after a compaction)
+/// sees the change.
+fn engine_loaded(h: &mut Harness, files: &[(&str, &str)]) {
+    for (path, raw) in files {
+        h.fake.add_file(path, raw, NOW - DAY);
+    }
+    let list: Vec<Value> = files.iter().map(|(p, raw)| file(p, "project", &instructions::engine_content(raw))).collect();
+    let out = context(h, json!({}), json!({"instructionFiles": list}));
+    assert!(out.get("instructionFiles").is_some(), "the engine's files pass through");
+    h.fake.clear();
+}
+
 #[test]
 fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let mut h = Harness::new();
@@ -1460,8 +1475,35 @@ fn context_unchanged_file_is_not_refreshed() {
 }
 
 #[test]
+fn an_unchanged_file_is_never_refreshed_whatever_the_engine_makes_of_it() {
+    // Issue [9]: "unchanged" was the port's reading of the disk compared with the
+    // engine's copy; an engine whose loader changed (here: it keeps a comment the
+    // port drops) made every unchanged file look edited at each compaction.
+    let raw = "Use tabs.\n<!-- reviewed 2026-11 -->\nRun cargo test.\n";
+    let engines_copy = "Use tabs.\n<!-- reviewed 2026-11 -->\nRun cargo test.";
+    assert_ne!(instructions::engine_content(raw), engines_copy, "the simulated engine reads it otherwise than the port");
+    let mut h = Harness::new();
+    h.fake.add_file("/p/CLAUDE.md", raw, NOW - DAY);
+    let files = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", engines_copy)]});
+    for _ in 0..3 {
+        // The session's start, then two compactions: the file never changed on disk.
+        let out = context(&mut h, json!({}), files.clone());
+        assert_eq!(out, files);
+    }
+    assert!(!h.fake.log_lines().iter().any(|l| l.contains("instructions-refreshed")));
+    // Edited on disk: then the port makes the engine's copy of the new text.
+    h.fake.add_file("/p/CLAUDE.md", "Use spaces.\n", NOW);
+    let out = context(&mut h, json!({}), files.clone());
+    assert_eq!(out["instructionFiles"][0]["content"], "Use spaces.\n");
+    // And once refreshed, the same text again is no edit.
+    let again = context(&mut h, json!({}), files.clone());
+    assert_eq!(again, files);
+}
+
+#[test]
 fn context_edited_file_is_refreshed_and_logged() {
     let mut h = Harness::new();
+    engine_loaded(&mut h, &[("/p/CLAUDE.md", "Run cargo test."), ("/p/sub/CLAUDE.md", "same")]);
     let raw = "---\ntitle: x\n---\nRun cargo nextest.\n<!-- hidden -->\n";
     h.fake.add_file("/p/CLAUDE.md", raw, NOW);
     h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
@@ -1492,6 +1534,7 @@ fn context_edited_file_is_refreshed_and_logged() {
 #[test]
 fn context_file_emptied_on_disk_is_left_out_as_the_engine_would() {
     let mut h = Harness::new();
+    engine_loaded(&mut h, &[("/p/CLAUDE.md", "old rules"), ("/p/sub/CLAUDE.md", "same")]);
     h.fake
         .add_file("/p/CLAUDE.md", "<!-- nothing left -->\n", NOW);
     h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
@@ -1507,6 +1550,7 @@ fn context_file_emptied_on_disk_is_left_out_as_the_engine_would() {
 fn context_edited_file_without_home_is_refreshed_unlogged() {
     let mut h = Harness::new();
     h.fake.env.clear();
+    engine_loaded(&mut h, &[("/p/CLAUDE.md", "old")]);
     h.fake.add_file("/p/CLAUDE.md", "new", NOW);
     let out = context(
         &mut h,
@@ -1522,6 +1566,7 @@ fn context_edited_file_without_home_is_refreshed_unlogged() {
 // inside the try and loses the refresh; a failed log line should cost the line alone.
 fn context_env_rejecting_after_a_refresh_still_refreshes() {
     let mut h = Harness::new();
+    engine_loaded(&mut h, &[("/p/CLAUDE.md", "old")]);
     h.fake.add_file("/p/CLAUDE.md", "new", NOW);
     h.fake.fail("env", "HOME", "denied");
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
@@ -1536,6 +1581,7 @@ fn context_env_rejecting_after_a_refresh_still_refreshes() {
 #[test]
 fn context_prefers_the_results_files_over_the_events() {
     let mut h = Harness::new();
+    engine_loaded(&mut h, &[("/p/A.md", "A old"), ("/p/B.md", "B old")]);
     h.fake.add_file("/p/A.md", "A new", NOW);
     h.fake.add_file("/p/B.md", "B new", NOW);
     let e = json!({"instructionFiles": [file("/p/A.md", "project", "A old")]});
@@ -1561,7 +1607,9 @@ fn context_prefers_the_results_files_over_the_events() {
         json!({"blocks": []}),
         json!({"blocks": [], "instructionFiles": null}),
     ] {
-        h.fake.clear();
+        let mut h = Harness::new();
+        engine_loaded(&mut h, &[("/p/A.md", "A old")]);
+        h.fake.add_file("/p/A.md", "A new", NOW);
         let out = context(&mut h, e.clone(), result);
         assert_eq!(
             out,

@@ -30,11 +30,37 @@ struct InstructionFile {
     content: JsVal,
 }
 
+/// A hash of a file's raw text, to tell later whether it changed: FNV-1a over
+/// the UTF-8 bytes, and the length.
+fn fingerprint(raw: &str) -> String {
+    let hash = raw.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{hash:016x}-{}", raw.len())
+}
+
 /// What to do with one file: keep the engine's copy (`None`), or swap in the
 /// disk text as the engine itself would load it (`Some`; `Some(None)`: the file
-/// is empty now, and the engine would leave it out).
-fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String>> {
+/// is empty now, and the engine would leave it out). Only a file whose raw text
+/// changed since the engine had it is judged by the port at all: the engine's
+/// loader may change with its version, and an unchanged file must not look edited.
+fn refreshed_text(file: &InstructionFile, disk: &Answer, session: &Session) -> Option<Option<String>> {
     let raw: String = protocol::value(disk).ok()?;
+    let path = file.path.to_js_string();
+    let now = fingerprint(&raw);
+    let before = {
+        let mut carried = session.carried_mut();
+        let slot = carried.loaded.iter_mut().find(|(p, _)| *p == path);
+        match slot {
+            Some((_, seen)) => Some(std::mem::replace(seen, now.clone())),
+            None => {
+                carried.loaded.push((path, now.clone()));
+                None
+            }
+        }
+    };
+    // First seen: the engine has just read it, as it is on disk now.
+    if before.as_deref().is_none_or(|b| b == now) {
+        return None;
+    }
     // Imports are entries of their own, a swap could not add or drop them; and a
     // file nested deeper than the port lexes cannot be judged: both stay as they are.
     if instructions::too_deep(&raw) || instructions::has_imports(&raw) {
@@ -54,7 +80,7 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer) -> Option<Option<String
 pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
     let answer = host.call(Call::next()).await;
     let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::pass_through() };
-    let instruction_files = refreshed_files(&host, result, e).await;
+    let instruction_files = refreshed_files(&host, &session, result, e).await;
     let context_block = deliverable_blocks(&host, &session).await;
     Done { instruction_files, context_block, ..Done::pass_through() }
 }
@@ -93,7 +119,7 @@ async fn deliverable_blocks(host: &Host, session: &Session) -> Option<ContextBlo
 
 /// The engine's instruction files with those edited on disk since it loaded
 /// them swapped in, or `None` to keep its copy. A refresh is logged.
-async fn refreshed_files(host: &Host, result: ContextFiles, e: ContextFiles) -> Option<serde_json::Value> {
+async fn refreshed_files(host: &Host, session: &Session, result: ContextFiles, e: ContextFiles) -> Option<serde_json::Value> {
     let mut files = result.instruction_files.or(e.instruction_files).filter(|f| !f.is_empty())?;
     let parsed: Vec<InstructionFile> =
         files.iter().map(|f| serde_json::from_value(f.clone()).unwrap_or_default()).collect();
@@ -111,7 +137,7 @@ async fn refreshed_files(host: &Host, result: ContextFiles, e: ContextFiles) -> 
     let mut emptied = Vec::new();
     for ((i, _), disk) in to_read.iter().zip(&answers) {
         let (Some(file), Some(slot)) = (parsed.get(*i), files.get_mut(*i)) else { continue };
-        match refreshed_text(file, disk) {
+        match refreshed_text(file, disk, session) {
             Some(Some(text)) => {
                 if let Some(obj) = slot.as_object_mut() {
                     obj.insert("content".into(), serde_json::Value::String(text));

@@ -98,6 +98,10 @@ pub struct Carried {
     /// This process has looked for blocks an earlier one kept on disk (or made
     /// its own, which take their place).
     pub disk_read: bool,
+    /// Each instruction file's raw disk text (a hash of it) as the engine had
+    /// it, by path: a file whose text is the same is unchanged, however the
+    /// engine's loader (which the port follows) reads it.
+    pub loaded: Vec<(String, String)>,
 }
 
 impl Default for Carried {
@@ -112,6 +116,7 @@ impl Default for Carried {
             queued: None,
             precomputed: false,
             disk_read: false,
+            loaded: Vec::new(),
         }
     }
 }

@@ -24,9 +24,18 @@ function context(instructionFiles: InstructionFile[]) {
   return { blocks: [{ name: 'claudeMd', text: 'rendered by the engine' }], instructionFiles }
 }
 
+/** The text on disk when the engine loaded `# Project\nOld line.\n` at the session's start. */
+const OLD_RAW = '# Project\nOld line.\n'
+
 test('a file edited on disk comes back with the engine-exact content, and the refresh is logged', async ($, on) => {
-  const w = world(on, { [PROJECT]: RAW })
+  const w = world(on, { [PROJECT]: OLD_RAW })
   on('prompt.context', (_$, e) => ({ blocks: e.blocks, instructionFiles: e.instructionFiles }))
+  // The session's start: the engine has just read the file as it is on disk.
+  const first = await $.prompt.context(context(files('# Project\nOld line.\n')))
+  expect(first.instructionFiles).toEqual(files('# Project\nOld line.\n'))
+  // Edited on disk; after a compaction the engine computes the context again, with its old copy.
+  w.files[PROJECT] = RAW
+  w.calls.length = 0
 
   const r = await $.prompt.context(context(files('# Project\nOld line.\n')))
 
@@ -65,12 +74,14 @@ test('memory and managed files are never read', async ($, on) => {
   const r = await $.prompt.context(context(given))
 
   expect(r.instructionFiles).toEqual(given)
-  expect(w.calls).toEqual([])
+  expect(w.ops('read').map((c) => c.path)).toEqual([])
 })
 
 test('a file emptied on disk is left out, as the engine would', async ($, on) => {
-  const w = world(on, { [PROJECT]: '<!-- only a comment -->\n' })
+  const w = world(on, { [PROJECT]: OLD_RAW })
   on('prompt.context', (_$, e) => ({ blocks: e.blocks, instructionFiles: e.instructionFiles }))
+  await $.prompt.context(context(files('# Project\nOld line.\n')))
+  w.files[PROJECT] = '<!-- only a comment -->\n'
 
   const r = await $.prompt.context(context(files('# Project\nOld line.\n')))
 
