@@ -9,14 +9,16 @@ use serde_json::Value;
 use crate::message::{Message, Messages};
 use crate::{text, verbatim};
 use super::MAX_TRACKED;
-use super::mention::Mentions;
-use super::scan::{scan_text, Scan};
+use super::mention::{Kind, Mentions};
+use super::scan::{listed_path, scan_text, Place, Scan};
 
 /// Tools whose results are file bodies or listings, not things that happened.
 const BODY_RESULT_TOOLS: [&str; 6] = ["Read", "Grep", "Glob", "NotebookRead", "WebFetch", "WebSearch"];
 /// Tools whose inputs carry a file body: only their other fields (the path) are scanned.
 const BODY_INPUT_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 const BODY_INPUT_KEYS: [&str; 4] = ["content", "old_string", "new_string", "new_source"];
+/// A tool's input fields that are a path whatever it looks like (`bin/server`, `cmd/api`).
+const PATH_KEYS: [&str; 3] = ["file_path", "path", "notebook_path"];
 
 /// Collects the identifiers of a conversation in one pass over its messages.
 pub fn collect(messages: &Messages) -> Mentions {
@@ -94,6 +96,11 @@ fn scan_value(found: &mut Mentions, value: &Value, skip_bodies: bool) {
         Value::Object(map) => {
             for (key, v) in map {
                 if skip_bodies && BODY_INPUT_KEYS.contains(&key.as_str()) {
+                    continue;
+                }
+                let argument = v.as_str().filter(|_| PATH_KEYS.contains(&key.as_str()));
+                if let Some(path) = argument.and_then(|p| listed_path(p, Place::Argument)) {
+                    found.note(Kind::Path, path);
                     continue;
                 }
                 scan_value(found, v, skip_bodies);

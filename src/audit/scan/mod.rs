@@ -12,6 +12,7 @@ mod words;
 
 pub(crate) use bytes::is_word_byte;
 pub(crate) use errors::scan_errors;
+pub(crate) use paths::{listed_path, Place};
 pub(crate) use shas::{scan_shas, SHA_MIN};
 pub(crate) use words::scan_words;
 
@@ -102,7 +103,7 @@ mod tests {
         assert_eq!(scan("ERROR"), vec![]);
         assert_eq!(scan("fatal: bad"), one(Kind::Error, "fatal: bad"));
         assert_eq!(scan("ok\nno fatal: here\n  fatal: there"), one(Kind::Error, "fatal: there"));
-        assert_eq!(scan("/a/b"), one(Kind::Path, "/a/b"));
+        assert_eq!(scan("/srv/b"), one(Kind::Path, "/srv/b"));
         assert_eq!(scan("git"), vec![]);
         assert_eq!(scan("prose digit git-free (git switch feat-9)"), one(Kind::Branch, "feat-9"));
         assert_eq!(scan("git\ncheckout feat-9"), vec![]);

@@ -4,7 +4,7 @@
 use crate::audit::{Kind, Mentions};
 use super::branches::{after_origin, distinctive_branch, is_branch_name, is_branch_word, Git};
 use super::bytes::{class, find_bytes, COLON, CUE, PIECE_BREAK, SLASH, WS};
-use super::paths::as_path;
+use super::paths::{listed_path, Place};
 use super::urls::scan_urls;
 
 /// The words of every line (runs of non-ASCII-whitespace), in order; a line
@@ -109,7 +109,9 @@ fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_br
                 slash |= k & SLASH != 0;
                 continue;
             }
-            if slash {
+            // `/^new file mode/m.test(line)` is a call, `src/a.ts(3,5)` a place in a file.
+            let call = c == b'(' && !b.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if slash && !call {
                 note_path(found, rest.get(start..i));
             }
             start = i + 1;
@@ -145,7 +147,7 @@ fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_br
 }
 
 fn note_path(found: &mut Mentions, piece: Option<&str>) {
-    if let Some(path) = piece.and_then(as_path) {
+    if let Some(path) = piece.and_then(|p| listed_path(p, Place::Prose)) {
         found.note(Kind::Path, path);
     }
 }
