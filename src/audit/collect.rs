@@ -39,10 +39,10 @@ fn collect_message(found: &mut Mentions, message: &Message) {
         Some("user") => {
             // `person_text` is "" for machine rows and strips reminder spans.
             let own = verbatim::person_text(message.text());
-            scan_text(found, &own, Scan { errors: true, quotes: true });
+            scan_text(found, &own, Scan { errors: true, quotes: true, prose: true });
         }
         Some("assistant") => {
-            scan_text(found, &without_reminders(message.text()), Scan { errors: true, quotes: false });
+            scan_text(found, &without_reminders(message.text()), Scan { errors: true, quotes: false, prose: true });
         }
         _ => {}
     }
@@ -53,7 +53,7 @@ fn collect_message(found: &mut Mentions, message: &Message) {
         }
         if let Some(result) = &tool_use.text {
             let errors = !BODY_RESULT_TOOLS.contains(&tool);
-            scan_text(found, &without_reminders(result), Scan { errors, quotes: false });
+            scan_text(found, &without_reminders(result), Scan { errors, quotes: false, prose: false });
         }
     }
 }
@@ -85,13 +85,13 @@ fn scan_input(found: &mut Mentions, tool: &str, json: &str) {
     let skip_bodies = BODY_INPUT_TOOLS.contains(&tool);
     match serde_json::from_str::<Value>(json) {
         Ok(value) => scan_value(found, &value, skip_bodies),
-        Err(_) => scan_text(found, json, Scan { errors: false, quotes: false }),
+        Err(_) => scan_text(found, json, Scan { errors: false, quotes: false, prose: false }),
     }
 }
 
 fn scan_value(found: &mut Mentions, value: &Value, skip_bodies: bool) {
     match value {
-        Value::String(s) => scan_text(found, &without_reminders(s), Scan { errors: false, quotes: false }),
+        Value::String(s) => scan_text(found, &without_reminders(s), Scan { errors: false, quotes: false, prose: false }),
         Value::Array(items) => items.iter().for_each(|v| scan_value(found, v, skip_bodies)),
         Value::Object(map) => {
             for (key, v) in map {

@@ -360,9 +360,9 @@ mod tests {
                     "errors" => scan_errors(&mut mm, s),
                     "shas" => scan_shas(&mut mm, s),
                     "words" => {
-                        scan_words(&mut mm, s);
+                        scan_words(&mut mm, s, false);
                     }
-                    _ => scan_text(&mut mm, s, Scan { errors: true, quotes: false }),
+                    _ => scan_text(&mut mm, s, Scan { errors: true, quotes: false, prose: false }),
                 }
             }
             println!("  {part}: {:?} over {} MB of tool results", t.elapsed(), all_text.iter().map(|s| s.len()).sum::<usize>() / 1_000_000);

@@ -90,6 +90,11 @@ pub(crate) fn is_branch_name(n: &str) -> bool {
         && as_path_in(n, Place::File).is_none()
 }
 
+/// The branches most repositories have, which a `git` command in prose may name.
+pub(crate) fn is_trunk(w: &str) -> bool {
+    matches!(w, "main" | "master" | "develop" | "development" | "dev" | "trunk" | "staging" | "production" | "release")
+}
+
 /// After the word "branch" in prose only names that cannot be an ordinary word.
 pub(crate) fn distinctive_branch(w: &str) -> bool {
     w.bytes().any(|b| matches!(b, b'-' | b'/' | b'_') || b.is_ascii_digit())

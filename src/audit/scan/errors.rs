@@ -300,7 +300,7 @@ mod tests {
         }
         let mut m = Mentions::default();
         let long = format!("\u{1b}[31merror\u{1b}[0m: {}", "x".repeat(400));
-        scan_text(&mut m, &long, Scan { errors: true, quotes: false });
+        scan_text(&mut m, &long, Scan { errors: true, quotes: false, prose: false });
         let e = m.ranked();
         assert_eq!(e.len(), 1);
         assert!(e.first().is_some_and(|x| x.text.starts_with("error: xx") && text::len16(&x.text) <= ERROR_LINE_CHARS));

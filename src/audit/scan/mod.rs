@@ -30,6 +30,10 @@ pub(crate) struct Scan {
     pub(crate) errors: bool,
     /// Quoted terms: the person's only; quotes in tool output are code.
     pub(crate) quotes: bool,
+    /// Prose (the person's or the assistant's words), where "git checkout failed" names no
+    /// branch: a `git` command there yields only a name no word could be (`fix-1`) or a usual
+    /// trunk (`main`).
+    pub(crate) prose: bool,
 }
 
 pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
@@ -41,7 +45,7 @@ pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
         scan_errors(found, s);
     }
     scan_shas(found, s);
-    scan_words(found, s);
+    scan_words(found, s, scan.prose);
     if scan.quotes {
         scan_quotes(found, s);
     }
@@ -89,7 +93,7 @@ mod tests {
     fn scanners_at_text_edges() {
         let scan = |t: &str| {
             let mut m = Mentions::default();
-            scan_text(&mut m, t, Scan { errors: true, quotes: true });
+            scan_text(&mut m, t, Scan { errors: true, quotes: true, prose: true });
             let mut all: Vec<(Kind, String)> = m.ranked().into_iter().map(|x| (x.kind, x.text)).collect();
             all.sort();
             all
@@ -106,6 +110,8 @@ mod tests {
         assert_eq!(scan("/srv/b"), one(Kind::Path, "/srv/b"));
         assert_eq!(scan("git"), vec![]);
         assert_eq!(scan("prose digit git-free (git switch feat-9)"), one(Kind::Branch, "feat-9"));
+        // In prose a `git` command names only what no word could be, or a trunk.
+        assert_eq!(scan("the git checkout failed, so git switch main"), one(Kind::Branch, "main"));
         assert_eq!(scan("git\ncheckout feat-9"), vec![]);
         assert_eq!(scan("the Branch rel_2 and branches v2/x"), vec![(Kind::Branch, "rel_2".to_owned()), (Kind::Branch, "v2/x".to_owned())]);
         assert_eq!(scan("\u{1b}[1mgit\u{1b}[0m checkout fix-1 \u{201c}a b\u{201d}"), vec![(Kind::Branch, "fix-1".to_owned()), (Kind::Quoted, "a b".to_owned())]);

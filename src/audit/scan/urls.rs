@@ -101,7 +101,7 @@ mod tests {
             &mut m,
             "See [docs](https://docs.rs/regex/latest/regex/). Token at https://user:pw@api.example.com/v1/x?token=SECRET#frag, \
              and (https://en.wikipedia.org/wiki/Rust_(programming_language)) or http://127.0.0.1:8123/health.",
-            Scan { errors: false, quotes: false },
+            Scan { errors: false, quotes: false, prose: false },
         );
         let urls: Vec<String> = m.ranked().into_iter().filter(|x| x.kind == Kind::Url).map(|x| x.text).collect();
         let mut urls = urls;
@@ -132,7 +132,7 @@ mod tests {
              at http://localhost:3000/chunk-36jrqfj4.js:31518:20\n\
              <svg xmlns=\"http://www.w3.org/2000/svg\">\n\
              see https://registry.npmjs.org/react and https://github.com/facebook/react/issues/24502\n",
-            Scan { errors: false, quotes: false },
+            Scan { errors: false, quotes: false, prose: false },
         );
         let mut urls: Vec<(String, u32)> = m.ranked().into_iter().filter(|x| x.kind == Kind::Url).map(|x| (x.text, x.count)).collect();
         urls.sort();
