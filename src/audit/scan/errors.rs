@@ -299,11 +299,16 @@ mod tests {
             assert_eq!(!m.is_empty(), want, "{line}");
         }
         let mut m = Mentions::default();
-        let long = format!("\u{1b}[31merror\u{1b}[0m: {}", "x".repeat(400));
+        let long = format!("\u{1b}[31merror: {}\u{1b}[0m", "x".repeat(400));
         scan_text(&mut m, &long, Scan { errors: true, quotes: false, prose: false });
         let e = m.ranked();
         assert_eq!(e.len(), 1);
         assert!(e.first().is_some_and(|x| x.text.starts_with("error: xx") && text::len16(&x.text) <= ERROR_LINE_CHARS));
+        assert!(e.first().is_some_and(|x| long.contains(x.text.as_str())), "{e:?}");
+        // A colour code through the marker: `error: xx` is not text the output holds.
+        let mut m = Mentions::default();
+        scan_text(&mut m, "\u{1b}[31merror\u{1b}[0m: expected `;`", Scan { errors: true, quotes: false, prose: false });
+        assert!(m.is_empty(), "{:?}", m.ranked());
     }
 
     /// The excerpt is the line as the output has it: a search for it finds it. Tabs and

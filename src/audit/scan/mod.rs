@@ -10,7 +10,7 @@ mod shas;
 mod urls;
 mod words;
 
-pub(crate) use bytes::is_word_byte;
+pub(crate) use bytes::{find_bytes, is_word_byte};
 pub(crate) use errors::scan_errors;
 pub(crate) use paths::{listed_path, Place};
 pub(crate) use shas::{scan_shas, SHA_MIN};
@@ -36,11 +36,35 @@ pub(crate) struct Scan {
     pub(crate) prose: bool,
 }
 
+/// Past this size a text with colour codes is scanned as it is, codes and all: the check
+/// that each identifier is verbatim in it would cost its length per identifier. Only the
+/// person's or the assistant's own text can be that long (the history keeps 12,000 units of a
+/// tool's output), and an identifier a code touches is then simply not found.
+const VERIFIED_BYTES: usize = 64 * 1024;
+
 pub(crate) fn scan_text(found: &mut Mentions, s: &str, scan: Scan) {
     if s.is_empty() {
         return;
     }
-    let s = &*strip_ansi(s);
+    let stripped = strip_ansi(s);
+    let Cow::Owned(plain) = &stripped else {
+        scan_plain(found, s, scan);
+        return;
+    };
+    if s.len() > VERIFIED_BYTES {
+        scan_plain(found, s, scan);
+        return;
+    }
+    // The history keeps the codes: an identifier they cut through (`ESC[1merrorESC[0m:`) would
+    // be listed as text nobody can find.
+    let gated = found.only_within(s);
+    scan_plain(found, plain, scan);
+    if gated {
+        found.any_text();
+    }
+}
+
+fn scan_plain(found: &mut Mentions, s: &str, scan: Scan) {
     if scan.errors {
         scan_errors(found, s);
     }
