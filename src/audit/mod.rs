@@ -40,6 +40,9 @@ mod coverage;
 mod hash;
 mod mention;
 mod render;
+// Native only: proptest does not build for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod what_is_listed;
 mod scan;
 
 pub use collect::{collect, collect_kept, Keeps};
