@@ -33,14 +33,17 @@
 //! The parts, in the order an audit runs: `collect` (which texts of the conversation are
 //! scanned, and for what), `scan` (one scanner per kind of identifier), `mention` (the table
 //! of what was found, ranked), `coverage` (whether the kept text holds an identifier), and
-//! `render` (what the block lists and how it reads).
+//! `render` (what the block lists and how it reads). `what_is_listed` and `real_sessions`
+//! test them together, on made and on real sessions.
 
 mod collect;
 mod coverage;
 mod hash;
 mod mention;
 mod render;
-// Native only: proptest does not build for wasm32.
+// Native only: proptest does not build for wasm32, and the real sessions are files.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod real_sessions;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod what_is_listed;
 mod scan;
