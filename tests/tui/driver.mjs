@@ -23,7 +23,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startFakeApi } from '../e2e/fake-api.mjs'
-import { claudeBin, findTranscript, readJsonl, textOf, REPO_ROOT } from '../e2e/harness.mjs'
+import { claudeBin, findTranscript, readJsonl, textOf, instructionsIn, REPO_ROOT } from '../e2e/harness.mjs'
 
 export { textOf }
 
@@ -97,14 +97,7 @@ export function lastMessageText(req) {
 }
 
 /** The paragraph after `Additional Instructions:` of a summarizer prompt (the engine's "REMINDER" cut off). */
-export function additionalInstructions(req) {
-  const text = lastMessageText(req)
-  const at = text.lastIndexOf('\nAdditional Instructions:\n')
-  if (at < 0) return null
-  const body = text.slice(at + '\nAdditional Instructions:\n'.length)
-  const end = body.indexOf('\n\nREMINDER:')
-  return end >= 0 ? body.slice(0, end) : body
-}
+export const additionalInstructions = (req) => instructionsIn(lastMessageText(req))
 
 /** Every tool_result block a request carries: [{ text, isError }]. */
 export function toolResults(req) {
