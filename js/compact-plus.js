@@ -433,6 +433,7 @@ export function register(on, opts) {
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
+  on('session.end', hook).catch(($, e, next) => next(e))
   if (opts?.recallTool === false) return
   on('session.start', hook).catch(($, e, next) => next(e))
   on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))

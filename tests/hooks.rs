@@ -2503,6 +2503,25 @@ fn after_an_automatic_compaction_the_blocks_wait_for_the_summary_row() {
 }
 
 #[test]
+fn after_a_clear_the_old_conversations_blocks_stay_out_of_the_new_one() {
+    // `/clear` ends the conversation and goes on under a new session id with no
+    // session.start (claude-code.d.ts, SessionEndInput): session.end is how a hook sees it.
+    let mut h = Harness::new();
+    h.fake.next.insert("session.end".into(), Ok(json!({})));
+    h.compact(compact_event("manual")).unwrap();
+    let kept = format!("{}/pending-blocks.json", dir());
+    let on_disk = h.fake.text(&kept).map(str::to_owned);
+    assert!(h.pending().is_some());
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    assert!(h.pending().is_none());
+    h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out), None, "the old conversation's blocks reached the new one");
+    // They wait on disk for a resume of the old session.
+    assert_eq!(h.fake.text(&kept).map(str::to_owned), on_disk);
+}
+
+#[test]
 fn a_rejected_context_next_leaves_the_blocks_pending() {
     let mut h = Harness::new();
     h.compact(compact_event("manual")).unwrap();

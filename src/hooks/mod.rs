@@ -26,6 +26,7 @@ pub mod protocol;
 mod recall;
 mod session_append;
 mod session_compact;
+mod session_end;
 mod shared;
 mod state;
 mod turn_end;
@@ -140,6 +141,7 @@ impl Core {
                 Machine::new(move |h| turn_end::turn_complete(h, s, e))
             }
             "turn-end" => Machine::new(move |h| turn_end::turn_end(h, s)),
+            "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
             "tool.call" => {
                 let input = event.to_owned();
                 Machine::new(move |h| recall::recall_files(h, s, input))

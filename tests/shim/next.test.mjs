@@ -155,7 +155,7 @@ test('with every $ call failing, no error reaches the engine: each hook lets the
 test('every registration has a .catch, and each answers as the engine needs it: what next gave when it was called, else next(e) once', async () => {
   const host = shim({ mode: 'tui' })
   const events = host.hooks.map((h) => h.event)
-  assert.deepEqual(events.sort(), ['prompt.context', 'session.append', 'session.compact', 'session.start', 'tool.call', 'turn.complete'])
+  assert.deepEqual(events.sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'session.start', 'tool.call', 'turn.complete'])
   for (const reg of host.hooks) {
     assert.equal(typeof reg.catch, 'function', `${reg.event} has no .catch`)
     if (reg.event === 'tool.call') {
@@ -177,5 +177,5 @@ test('every registration has a .catch, and each answers as the engine needs it: 
 
 test('options turn hooks off as documented: recallTool false registers no session.start or tool.call', () => {
   const host = shim({ mode: 'tui' }, { recallTool: false })
-  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'turn.complete'])
+  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'turn.complete'])
 })
