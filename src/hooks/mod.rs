@@ -24,6 +24,7 @@
 mod prompt_context;
 pub mod protocol;
 mod recall;
+mod rescue;
 mod session_append;
 mod session_compact;
 mod shared;
