@@ -330,9 +330,16 @@ impl Fake {
                 json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}),
             )),
             "debug" => Ok(None),
-            "complete" => Ok(Some(self.completions.pop_front().unwrap_or_else(|| {
-                json!({"isAnswered": false, "reason": "api-error", "status": 500, "error": "server_error", "usage": {}})
-            }))),
+            // An answer's `tookMs` (the fake's own field) is how long the model took: the clock moves.
+            "complete" => {
+                let mut answer = self.completions.pop_front().unwrap_or_else(|| {
+                    json!({"isAnswered": false, "reason": "api-error", "status": 500, "error": "server_error", "usage": {}})
+                });
+                if let Some(ms) = answer.as_object_mut().and_then(|o| o.remove("tookMs")).and_then(|v| v.as_f64()) {
+                    self.now += ms;
+                }
+                Ok(Some(answer))
+            }
             "after" => {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
                 Ok(None)
@@ -3029,4 +3036,25 @@ fn a_chunk_the_model_cannot_answer_falls_back_to_the_digest() {
     assert_eq!(h.fake.calls("complete").len(), 2, "no call after the one that failed");
     let log = rescue_log(&h);
     assert_eq!((log["tier"].as_u64(), log["modelCalls"].as_u64()), (Some(2), Some(2)));
+}
+
+#[test]
+fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(json!({"role": "user", "text": format!("q {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": "w".repeat(20_000), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    // A slow model: 70 s an answer. 150 s in all: the third call gets the 10 s left, then no merge.
+    for _ in 0..5 {
+        h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- a chunk summary with enough words", "usage": {}, "tookMs": 70_000}));
+    }
+    let out = h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
+    let timeouts: Vec<u64> = h.fake.calls("complete").iter().map(|c| c["timeoutMs"].as_u64().unwrap()).collect();
+    assert_eq!(timeouts, vec![60_000, 60_000, 10_000]);
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains("a digest made without a model"));
+    assert_eq!(rescue_log(&h)["modelCalls"], 3);
 }

@@ -30,13 +30,20 @@ struct Tier1 {
     why_not: String,
 }
 
-async fn complete(host: &Host, session: &Session, prompt: String) -> Result<String, String> {
+/// One call, bounded by its own timeout and by what is left of the rescue's time.
+/// `calls` counts the calls made.
+async fn complete(host: &Host, session: &Session, prompt: String, started: f64, calls: &mut usize) -> Result<String, String> {
+    let left = rescue::TOTAL_MS - (now(host).await.unwrap_or(f64::NAN) - started);
+    if !(left >= 1000.0) {
+        return Err("out of time".into());
+    }
+    *calls += 1;
     let call = Call::Complete {
         model: session.options.rescue_model.clone(),
         prompt,
         system: rescue::SYSTEM.into(),
         max_tokens: rescue::SUMMARY_MAX_TOKENS,
-        timeout_ms: rescue::CALL_TIMEOUT_MS,
+        timeout_ms: rescue::CALL_TIMEOUT_MS.min(left as u64),
     };
     let c: Completion = protocol::value(&host.call(call).await)?;
     match c.text {
@@ -48,15 +55,14 @@ async fn complete(host: &Host, session: &Session, prompt: String) -> Result<Stri
 
 /// Tier 1: one request when the history fits the rescue model, else seed 004's
 /// streaming compression: the newest chunks compressed one by one, then merged.
-/// At most `rescue::MAX_CALLS` calls, each bounded, all within `rescue::TOTAL_MS`.
+/// At most `rescue::MAX_CALLS` calls, each bounded by `rescue::CALL_TIMEOUT_MS`
+/// and by what is left of `rescue::TOTAL_MS`: the whole within it.
 async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text: &str, started: f64) -> Tier1 {
     let meta = history::Meta { session_id: String::new(), at: String::new(), trigger: "rescue".into() };
     let text = history::parts(messages, &meta, usize::MAX, &|t| session.clean(t)).concat();
     let mut t = Tier1 { summary: None, calls: 0, why_not: String::new() };
-    let out_of_time = |now: f64| !(now - started < rescue::TOTAL_MS);
     if text.len() <= rescue::CHUNK_CHARS {
-        t.calls = 1;
-        match complete(host, session, rescue::prompt(&text, handoff_text)).await {
+        match complete(host, session, rescue::prompt(&text, handoff_text), started, &mut t.calls).await {
             Ok(s) => t.summary = Some(s),
             Err(e) => t.why_not = e,
         }
@@ -71,12 +77,7 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
     let n = chunks.len();
     let mut parts = Vec::new();
     for (k, chunk) in chunks.iter().enumerate() {
-        if out_of_time(now(host).await.unwrap_or(f64::NAN)) {
-            t.why_not = "out of time".into();
-            return t;
-        }
-        t.calls += 1;
-        match complete(host, session, rescue::chunk_prompt(k + 1 + skipped, n + skipped, chunk)).await {
+        match complete(host, session, rescue::chunk_prompt(k + 1 + skipped, n + skipped, chunk), started, &mut t.calls).await {
             Ok(s) => parts.push(s),
             Err(e) => {
                 t.why_not = e;
@@ -84,12 +85,7 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
             }
         }
     }
-    if out_of_time(now(host).await.unwrap_or(f64::NAN)) {
-        t.why_not = "out of time".into();
-        return t;
-    }
-    t.calls += 1;
-    match complete(host, session, rescue::merge_prompt(&parts, handoff_text)).await {
+    match complete(host, session, rescue::merge_prompt(&parts, handoff_text), started, &mut t.calls).await {
         Ok(s) if skipped > 0 => {
             t.summary = Some(format!("(The {skipped} oldest parts of the conversation are in the history file alone.)\n\n{s}"))
         }
