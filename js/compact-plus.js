@@ -5,7 +5,9 @@
 // 1. `next` is called at most once per hook (`Run.callNext`), and a hook that
 //    called it returns what it gave.
 // 2. An error reaches the engine only when it is `next`'s own rejection, passed
-//    up as it came; every other failure lets the engine's result through.
+//    up as it came (the same error object); every other failure lets the
+//    engine's result through. After `next` rejected, the core may answer a
+//    compaction of its own instead (`done.compacted`); never after it resolved.
 // 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
 //    A throw there rebuilds the instance with the session state the core last
 //    carried and ids that go on past the old ones; a hook of the old instance
@@ -214,7 +216,8 @@ function newRun(e, next) {
         },
       )
     },
-    // The engine's own result, as it stands: `next`'s if called, else a fresh `next(e)`.
+    // The engine's own result, as it stands: `next`'s if called (its very
+    // rejection, if it rejected), else a fresh `next(e)`.
     passThrough() {
       if (run.started) return run.started
       if (run.called || !next) return run.result
@@ -245,7 +248,13 @@ async function answer(call, run, seen, next, io) {
       return { ok: null }
     case 'nextResult':
       if (!run.started) return { err: 'no next was started' }
-      return { ok: await run.started } // a rejection passes up: it is `next`'s
+      // A rejection is an answer too: the core may compact in the engine's
+      // place. The error object stays in `run.rejected`, to pass up as it came.
+      try {
+        return { ok: await run.started }
+      } catch (err) {
+        return { err: text(err), rejected: true, aborted: next?.signal?.aborted === true }
+      }
     case 'next':
       if (run.called || !next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
@@ -263,6 +272,7 @@ async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
+  if (done.compacted && run.rejected) return own(done.compacted, run.e)
   if (done.search) return { result: await search(done.search, io) }
   let result = await run.passThrough()
   if (done.instructionFiles) result = { ...result, instructionFiles: done.instructionFiles }
@@ -271,6 +281,15 @@ async function finish(done, run, io) {
     result = { ...result, blocks: [...blocks, done.contextBlock] }
   }
   return result
+}
+
+// The core's own compaction, answered after `next` rejected: its summary as a
+// user row, then the event's messages it keeps, as the engine handed them
+// (handle and all), so the engine maps them to its own (measured: e2e-kit
+// failures/README.md section 2).
+function own({ summary, keep }, e) {
+  const kept = (Array.isArray(keep) ? keep : []).map((i) => e.messages[i]).filter((m) => m && typeof m === 'object')
+  return { messages: [{ role: 'user', text: String(summary), toolUses: [] }, ...kept] }
 }
 
 // Runs one hook of the core to its end.
@@ -298,7 +317,8 @@ async function drive(hook, e, next, io) {
         const json = JSON.stringify(answers)
         s = step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
       }
-      if (run.started) await run.started
+      // A rejected `next` is the core's to answer (`finish`), or passes up there.
+      if (run.started) await run.started.catch(() => {})
       if (s.done) return await finish(s.done, run, io)
       io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
     } finally {
@@ -346,7 +366,7 @@ function job(name, io) {
 }
 
 // The `$` call behind each of the core's calls.
-function perform($, call) {
+function perform($, call, signal) {
   switch (call.op) {
     case 'env':
       if (call.name === 'HOME') return $.env.get('HOME')
@@ -379,6 +399,13 @@ function perform($, call) {
       return $.command.run({ command: call.command, args: call.args })
     case 'registerTool':
       return $.tool.register(call.spec)
+    case 'complete':
+      // `timeoutMs` bounds the call itself (a `$` call's time is not the
+      // hook's); `next.signal` cuts it when the person presses Esc [dts].
+      return $.model.complete(
+        { model: call.model, prompt: call.prompt, system: call.system, maxTokens: call.maxTokens, timeoutMs: call.timeoutMs },
+        signal ? { signal } : undefined,
+      )
     default:
       return Promise.reject(new Error(`unknown call: ${call.op}`))
   }
@@ -389,16 +416,18 @@ function perform($, call) {
 const UNTIMED = new Set(['after', 'command'])
 
 // What a hook does with the world: `$` calls bounded in time, the debug log, a clock.
-function hostOf($) {
+function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     after: (ms, fn) => $.clock.after(ms, fn),
     perform(call) {
-      const op = perform($, call)
+      const op = perform($, call, signal)
       if (UNTIMED.has(call.op)) return op
       let timer
       const late = new Promise((_, reject) => {
-        timer = $.clock.after(CALL_TIMEOUT_MS, () => reject(new Error(`${call.op} timed out`)))
+        // A completion has its own bound (`timeoutMs`); this one only backs it up.
+        const ms = call.op === 'complete' ? Number(call.timeoutMs) + CALL_TIMEOUT_MS : CALL_TIMEOUT_MS
+        timer = $.clock.after(ms, () => reject(new Error(`${call.op} timed out`)))
       })
       return Promise.race([op, late]).finally(() => timer && timer.cancel())
     },
@@ -420,7 +449,7 @@ function hook($, e, next) {
       return null
     })
   }
-  const io = hostOf($)
+  const io = hostOf($, next?.signal)
   if (next.event === 'session.start') return startSession(e, next, io)
   return drive(next.event, e, next, io)
 }

@@ -95,6 +95,9 @@ struct Fake {
     windows: bool,
     fails: Vec<Fail>,
     log: Vec<Rec>,
+    /// `$.model.complete`'s answers, in turn; past them an API error, as a
+    /// completion the API refused resolves (ModelCompleteResult, d.ts).
+    completions: std::collections::VecDeque<Value>,
 }
 
 impl Fake {
@@ -136,6 +139,7 @@ impl Fake {
             ]),
             fails: Vec::new(),
             log: Vec::new(),
+            completions: Default::default(),
         }
     }
 
@@ -326,6 +330,16 @@ impl Fake {
                 json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}),
             )),
             "debug" => Ok(None),
+            // An answer's `tookMs` (the fake's own field) is how long the model took: the clock moves.
+            "complete" => {
+                let mut answer = self.completions.pop_front().unwrap_or_else(|| {
+                    json!({"isAnswered": false, "reason": "api-error", "status": 500, "error": "server_error", "usage": {}})
+                });
+                if let Some(ms) = answer.as_object_mut().and_then(|o| o.remove("tookMs")).and_then(|v| v.as_f64()) {
+                    self.now += ms;
+                }
+                Ok(Some(answer))
+            }
             "after" => {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
                 Ok(None)
@@ -425,6 +439,8 @@ struct Harness {
     /// A compaction the engine runs when the turn-end job first asks for this op
     /// (it gave the engine a turn: the next prompt may have been sent then).
     at_turn_end_op: Option<(&'static str, Value)>,
+    /// `next.signal` had aborted when the summarizer's `next` rejected (Esc).
+    aborted: bool,
 }
 
 impl Harness {
@@ -437,6 +453,7 @@ impl Harness {
             core: Core::new(options),
             fake: Fake::new(),
             during_after: None,
+            aborted: false,
             deferred: None,
             under_way_after: None,
             under_way: None,
@@ -534,11 +551,9 @@ impl Harness {
                             result = v.clone();
                             answers.push(json!({ "ok": v }));
                         }
-                        Some(Err(err)) => {
-                            self.core.cancel(id);
-                            self.fake.record(hook, json!({"op": "cancel", "id": id}));
-                            return Err(err);
-                        }
+                        // As the shim does: the rejection is an answer, the
+                        // core may compact in the engine's place.
+                        Some(Err(err)) => answers.push(json!({"err": err, "rejected": true, "aborted": self.aborted})),
                     }
                     continue;
                 }
@@ -616,6 +631,16 @@ impl Harness {
             if let Some(carry) = step.get("carry") {
                 self.carried = carry.to_string();
             }
+        }
+        // After `next` rejected: the core's own compaction, or the very rejection.
+        if let (Some(Err(err)), Some(own)) = (&started, step.get("done").and_then(|d| d.get("compacted"))) {
+            let mut messages = vec![json!({"role": "user", "text": own["summary"], "toolUses": []})];
+            let given = e["messages"].as_array().cloned().unwrap_or_default();
+            for i in own["keep"].as_array().into_iter().flatten().filter_map(Value::as_u64) {
+                messages.extend(given.get(i as usize).cloned());
+            }
+            self.fake.record(hook, json!({"op": "own", "after": err}));
+            return Ok(json!({ "messages": messages }));
         }
         // The shim never leaves a started `next` behind: its result is the hook's.
         if let (Some(r), Value::Null) = (&started, &result) {
@@ -1046,7 +1071,7 @@ fn unpacked_texts_cost_the_history_alone() {
 
 #[test]
 fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
-    let mut h = Harness::new();
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Err("the summarizer failed".into()));
     assert_eq!(h.compact(compact_event("manual")), Err("the summarizer failed".into()));
     // Written while the summarizer ran, as the reference wrote it before: the
@@ -1054,7 +1079,8 @@ fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
     assert!(h.fake.text(&history_file("manual")).is_some());
     assert!(h.fake.log_lines().is_empty());
     assert_eq!(h.pending(), None);
-    assert_eq!(h.fake.ops("session.compact").last().map(String::as_str), Some("cancel"));
+    // With the rescue off the core ends by passing the rejection up: the shim rethrows it.
+    assert_eq!(h.fake.ops("session.compact").last().map(String::as_str), Some("nextResult"));
 }
 
 #[test]
@@ -2179,17 +2205,16 @@ fn prune_failures_cost_pruning_alone() {
 // ---------------------------------------------------------------- the protocol
 
 #[test]
-fn next_rejected_cancels_and_a_later_hook_works() {
-    let mut h = Harness::new();
+fn next_rejected_ends_the_hook_and_a_later_hook_works() {
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake
         .next
         .insert("session.compact".into(), Err("summarizer failed".into()));
     let out = h.compact(compact_event("manual"));
     assert_eq!(out, Err("summarizer failed".into()));
-    let last = h.fake.log.last().unwrap().call.clone();
-    assert_eq!(last["op"], "cancel");
-    let id = last["id"].as_u64().unwrap() as u32;
-    // The core forgot it: resuming answers stuck, nothing more is asked.
+    // The hook ended (the core numbers hooks from 1): resuming it answers
+    // stuck, nothing more is asked.
+    let id = 1;
     assert_eq!(
         h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#),
         r#"{"stuck":true}"#
@@ -2218,12 +2243,12 @@ fn next_rejected_cancels_and_a_later_hook_works() {
 #[test]
 fn unknown_hooks_and_ids_are_stuck() {
     let mut h = Harness::new();
-    assert_eq!(h.core.start("session.end", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("session.unknown", "{}"), r#"{"stuck":true}"#);
     assert_eq!(h.core.resume(999, "[]"), r#"{"stuck":true}"#);
     // The shim then passes the event through.
-    let out = h.fire("session.end", json!({"x": 1}));
+    let out = h.fire("session.unknown", json!({"x": 1}));
     assert_eq!(out, Ok(Value::Null));
-    assert_eq!(h.fake.ops("session.end"), ["stuck", "next"]);
+    assert_eq!(h.fake.ops("session.unknown"), ["stuck", "next"]);
 }
 
 #[test]
@@ -2882,4 +2907,173 @@ fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
         assert_eq!(out, result);
         assert!(h.fake.log_lines().is_empty());
     }
+}
+
+// ---------------------------------------------------------------- the rescue
+
+/// The engine's rejection when its summarizer answers 500 after its retries
+/// (e2e-kit failures/README.md section 1, `r-manual-500-r2`).
+const FAILED_500: &str = "Error during compaction: API Error: 500 Internal server error. This is a server-side issue, usually temporary";
+
+fn rescued(out: &Value) -> (String, Vec<String>) {
+    let messages = out["messages"].as_array().expect("an own compaction's messages");
+    let summary = messages[0]["text"].as_str().unwrap().to_owned();
+    assert_eq!(messages[0]["role"], "user");
+    assert!(messages[0].get("handle").is_none(), "the summary row is ours, built");
+    let handles = messages[1..].iter().map(|m| m["handle"].as_str().unwrap().to_owned()).collect();
+    (summary, handles)
+}
+
+fn rescue_log(h: &Harness) -> Value {
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    serde_json::from_str(&lines[0]).unwrap()
+}
+
+#[test]
+fn a_failed_summarizer_gets_a_digest_when_no_model_answers() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    // A long answer in the middle: the messages kept after the row start after it.
+    let mut e = compact_event("manual");
+    e["messages"][1]["text"] = json!("x".repeat(40_000));
+    let out = h.compact(e).expect("answered, not rejected");
+    let (summary, handles) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (API server error: Error during compaction: API Error: 500"), "{summary}");
+    assert!(summary.contains("`cargo test` → ok"), "{summary}");
+    // The person's words, the current request marked, and the pointer: in the row, once.
+    // The person's words not kept after it come word for word; the current
+    // request is kept itself, so every entry of the block is an earlier one.
+    assert!(summary.contains("--- user message (earlier) ---\nPlease fix the parser in src/parse.rs"), "{summary}");
+    assert!(!summary.contains("Also keep the old API"), "kept whole after the row: {summary}");
+    assert!(summary.contains(&history_file("manual")), "{summary}");
+    assert_eq!(summary.matches("<user-messages-verbatim>").count(), 1);
+    assert_eq!(summary.matches(&history_file("manual")).count(), 1);
+    // The newest messages kept by their handles, from a clean user message.
+    assert_eq!(handles, vec!["h3", "h4"]);
+    // Nothing waits for a channel: the row carries the blocks itself.
+    assert_eq!(h.pending(), None);
+    let log = rescue_log(&h);
+    assert_eq!((log["event"].as_str(), log["tier"].as_u64(), log["modelCalls"].as_u64()), (Some("rescue"), Some(2), Some(1)));
+    assert_eq!(log["cause"], "API server error");
+    assert_eq!(h.fake.calls("complete")[0]["model"], "haiku");
+}
+
+#[test]
+fn the_rescue_model_writes_the_summary_when_it_answers() {
+    let mut h = Harness::with(Options { rescue_model: "claude-haiku-4-5".into(), ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    let reply = "## Decisions\n- keep the old API → callers depend on it\n## Open Questions\n- No open questions.";
+    h.fake.completions.push_back(json!({"isAnswered": true, "text": reply, "usage": {}}));
+    let out = h.compact(compact_event("auto")).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (summarized by the rescue model): the engine's own compaction failed (prompt too long"), "{summary}");
+    assert!(summary.contains(reply));
+    let call = &h.fake.calls("complete")[0];
+    assert_eq!(call["model"], "claude-haiku-4-5");
+    assert!(call["timeoutMs"].as_u64().unwrap() > 0);
+    let prompt = call["prompt"].as_str().unwrap();
+    assert!(prompt.contains("Please fix the parser in src/parse.rs") && prompt.contains("P1"), "the history and the priorities");
+    assert_eq!(rescue_log(&h)["tier"], 1);
+}
+
+#[test]
+fn an_aborted_compaction_or_the_rescue_off_passes_the_rejection_up() {
+    let mut h = Harness::new();
+    h.aborted = true;
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+    assert!(h.fake.calls("complete").is_empty());
+    let mut h = Harness::with(Options::from_json(r#"{"rescue": false}"#));
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+}
+
+#[test]
+fn a_resolved_next_is_never_replaced() {
+    let mut h = Harness::new();
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    assert!(h.fake.calls("complete").is_empty());
+}
+
+#[test]
+fn the_rescue_redacts_what_it_writes() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    let e = json!({"trigger": "manual", "messages": [
+        {"role": "user", "text": "use my token ghp_FAKE0123456789abcdefghijklmnopqrstuv", "toolUses": [], "handle": "a"},
+        {"role": "assistant", "text": "ok", "toolUses": [{"tool": "Bash", "input": {"command": "export GITHUB_TOKEN=ghp_FAKE0123456789abcdefghijklmnopqrstuv"}, "text": "", "isError": false}], "handle": "b"},
+    ]});
+    let out = h.compact(e).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(!summary.contains("ghp_FAKE"), "{summary}");
+    assert!(summary.contains("[REDACTED"), "{summary}");
+}
+
+#[test]
+fn a_conversation_over_the_rescue_models_window_goes_in_chunks_then_one_merge() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    // 60 exchanges of 10 kB answers: 600 kB of history, over one request's 240 kB.
+    let mut messages = Vec::new();
+    for i in 0..60 {
+        messages.push(json!({"role": "user", "text": format!("question {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": format!("answer {i} {}", "z".repeat(10_000)), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    for k in 0..20 {
+        h.fake.completions.push_back(json!({"isAnswered": true, "text": format!("## Decisions\n- part summary number {k} with words"), "usage": {}}));
+    }
+    let out = h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
+    let calls = h.fake.calls("complete");
+    let prompts: Vec<&str> = calls.iter().map(|c| c["prompt"].as_str().unwrap()).collect();
+    assert!(prompts.len() >= 3 && prompts.len() <= 8, "bounded: {} calls", prompts.len());
+    let (chunks, merge) = prompts.split_at(prompts.len() - 1);
+    assert!(chunks.iter().all(|p| p.contains("<conversation-part>") && p.len() < 300_000));
+    assert!(chunks[0].contains("question 0") || chunks[0].contains("oldest"), "oldest first");
+    assert!(merge[0].starts_with("Merge these summaries") && merge[0].contains("open question"));
+    // The merge is what stands.
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains(&format!("part summary number {}", prompts.len() - 1)), "{summary}");
+    assert_eq!(rescue_log(&h)["modelCalls"], prompts.len());
+}
+
+#[test]
+fn a_chunk_the_model_cannot_answer_falls_back_to_the_digest() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("reactive compaction did not settle ok".into()));
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(json!({"role": "user", "text": format!("q {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": "w".repeat(20_000), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- the first chunk went fine", "usage": {}}));
+    h.fake.completions.push_back(json!({"isAnswered": false, "reason": "aborted", "usage": {}}));
+    let out = h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains("a digest made without a model"), "{summary}");
+    assert_eq!(h.fake.calls("complete").len(), 2, "no call after the one that failed");
+    let log = rescue_log(&h);
+    assert_eq!((log["tier"].as_u64(), log["modelCalls"].as_u64()), (Some(2), Some(2)));
+}
+
+#[test]
+fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(json!({"role": "user", "text": format!("q {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": "w".repeat(20_000), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    // A slow model: 70 s an answer. 150 s in all: the third call gets the 10 s left, then no merge.
+    for _ in 0..5 {
+        h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- a chunk summary with enough words", "usage": {}, "tookMs": 70_000}));
+    }
+    let out = h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
+    let timeouts: Vec<u64> = h.fake.calls("complete").iter().map(|c| c["timeoutMs"].as_u64().unwrap()).collect();
+    assert_eq!(timeouts, vec![60_000, 60_000, 10_000]);
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains("a digest made without a model"));
+    assert_eq!(rescue_log(&h)["modelCalls"], 3);
 }

@@ -17,5 +17,6 @@
 
 pub mod handoff;
 pub mod history;
+pub mod rescue;
 pub mod terminal;
 pub mod verbatim;

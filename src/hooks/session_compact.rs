@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 use std::rc::Rc;
 
 use super::parse_event;
+use super::rescue;
 use super::protocol::{self, Call, Done, Host};
 use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
 use super::state::Session;
@@ -60,14 +61,14 @@ struct CompactResult {
 /// line: before `next`, the history folder and the verbatim entries (the handoff
 /// instructions name both); while `next` runs, the history written and the
 /// identifiers the audit will look for in the summary.
-struct Gathered {
-    dir: Option<String>,
+pub(super) struct Gathered {
+    pub(super) dir: Option<String>,
     /// The first history part that was written.
-    file: Option<String>,
-    parts: usize,
-    verbatim: Vec<verbatim::Entry>,
+    pub(super) file: Option<String>,
+    pub(super) parts: usize,
+    pub(super) verbatim: Vec<verbatim::Entry>,
     /// The conversation's identifiers, collected while the summarizer works.
-    mentions: Option<audit::Mentions>,
+    pub(super) mentions: Option<audit::Mentions>,
 }
 
 /// Before `next`: the history folder and the verbatim block, which the handoff
@@ -269,7 +270,20 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
     }
     let answer = host.call(Call::NextResult).await;
-    // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
+    if let Some(rejection) = host.rejection() {
+        // The rescue reads the whole conversation: the texts, if the history
+        // did not fetch them (no home); without them, the digest is thinner.
+        if e.texts_deferred.truthy() {
+            match unpack_event(&host, &session, &mut e).await {
+                Ok(()) => terminal::tidy(&mut e.messages.0),
+                Err(err) => debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await,
+            }
+        }
+        let rescued =
+            rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &rejection, !e.texts_deferred.truthy());
+        return rescued.await;
+    }
+    // An error here that is no rejection is unreadable JSON.
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
     let out: Messages = message::parse_messages(out.get());

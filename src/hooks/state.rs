@@ -17,11 +17,27 @@ pub struct Options {
     pub keep_days: f64,
     pub redact: bool,
     pub recall_tool: bool,
+    /// When the engine's compaction fails, answer one of compact-plus's own.
+    pub rescue: bool,
+    /// The model the rescue's summary is asked of: not the one failing.
+    pub rescue_model: String,
 }
+
+/// The engine's small fast model, as `$.model.complete` names it (an alias,
+/// resolved like `--model`; the d.ts's `ClassifyOptions.model` default).
+pub const RESCUE_MODEL: &str = "haiku";
 
 impl Default for Options {
     fn default() -> Self {
-        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true, recall_tool: true }
+        Options {
+            turn_end_percent: 90.0,
+            verbatim_tokens: 8000.0,
+            keep_days: prune::KEEP_DAYS,
+            redact: true,
+            recall_tool: true,
+            rescue: true,
+            rescue_model: RESCUE_MODEL.into(),
+        }
     }
 }
 
@@ -40,6 +56,9 @@ impl Options {
             redact: JsVal,
             #[serde(rename = "recallTool")]
             recall_tool: JsVal,
+            rescue: JsVal,
+            #[serde(rename = "rescueModel")]
+            rescue_model: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -53,6 +72,15 @@ impl Options {
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
             recall_tool: raw.recall_tool != JsVal::Bool(false),
+            rescue: raw.rescue != JsVal::Bool(false),
+            // A blank or absent model is the default one.
+            rescue_model: raw
+                .rescue_model
+                .as_str()
+                .map(crate::text::trim)
+                .filter(|m| !m.is_empty())
+                .unwrap_or(RESCUE_MODEL)
+                .to_owned(),
         }
     }
 }

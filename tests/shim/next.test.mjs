@@ -75,8 +75,8 @@ test('a $ call failing after next was called: the hook still returns what next g
   neverCompactsItself(host)
 })
 
-test('session.compact\'s next rejecting: that same error object passes up, the summarizer is not asked again, nothing is counted or pending', async () => {
-  const host = shim({ mode: 'tui' })
+test('session.compact\'s next rejecting with the rescue off: that same error object passes up, the summarizer is not asked again, nothing is counted or pending', async () => {
+  const host = shim({ mode: 'tui' }, { rescue: false })
   // Measured headless: an `auto` compaction whose summarize set had no assistant message made
   // `next(e)` reject in the mod's hook, and the rejection passes up [probe §4].
   const bailed = new Error('Reactive compact: no assistant messages in summarize set, bailing')
@@ -178,4 +178,64 @@ test('every registration has a .catch, and each answers as the engine needs it: 
 test('options turn hooks off as documented: recallTool false registers no session.start or tool.call', () => {
   const host = shim({ mode: 'tui' }, { recallTool: false })
   assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'turn.complete'])
+})
+
+// The engine's wording when its summarizer answers 500 after its retries [e2e-kit failures/README.md §1].
+const FAILED_500 = 'Error during compaction: API Error: 500 Internal server error. This is a server-side issue, usually temporary'
+const RESCUED = '[compact-plus wrote this summary'
+
+for (const mode of ['headless', 'tui']) {
+  test(`${mode}: session.compact's next rejecting: compact-plus answers a compaction of its own, once, and the blocks come in its row`, async () => {
+    const host = shim({ mode })
+    await host.prompt('turn one: the parser fails on nested lists')
+    await host.prompt('turn two: keep the old API')
+    const given = host.conversation
+    host.summarizer.reject = new Error(FAILED_500)
+    const out = await host.compact({ trigger: 'manual' })
+    assert.equal(out.hookError, undefined, String(out.hookError))
+    assert.equal(out.nexts, 1, 'next once, never again')
+    assert.equal(host.requests.filter((r) => r.kind === 'summarizer').length, 1)
+    const [row, ...kept] = out.value.messages
+    assert.equal(row.role, 'user')
+    assert.equal(row.handle, undefined)
+    assert.ok(row.text.startsWith(RESCUED), row.text)
+    assert.equal(count(row.text, POINTER_HEAD), 1)
+    // Kept messages are the engine's own, as it handed them.
+    assert.ok(kept.length > 0)
+    for (const m of kept) assert.deepEqual(m, given.find((g) => g.handle === m.handle), 'a kept message is the event\'s own, handle and all')
+    assert.equal(host.callsOf('model.complete').length, 1, 'tier 1 tried')
+    await host.settle()
+    const lines = host.logLines().filter((l) => l.event === 'rescue')
+    assert.equal(lines.length, 1)
+    assert.equal(lines[0].tier, 2)
+    // Nothing else carries our blocks afterwards: the row has them, once.
+    host.summarizer.reject = null
+    const context = await host.promptContext()
+    assert.equal(context.value.blocks.filter((b) => b.name === 'compact-plus').length, 0)
+    for (const r of host.rows) if (r !== host.rows.at(-1)) assert.equal(count(JSON.stringify(r), POINTER_HEAD), 0)
+    neverCompactsItself(host)
+  })
+}
+
+test('the rescue model\'s summary stands as tier 1, through $.model.complete with a timeout', async () => {
+  const host = shim({ mode: 'headless' }, { rescueModel: 'claude-haiku-4-5' })
+  await host.prompt('turn one: the parser fails on nested lists')
+  host.summarizer.reject = new Error('prompt is too long: 1050000 tokens > 1000000 maximum')
+  host.completions.push({ isAnswered: true, text: '## Decisions\n- keep the old API because callers depend on it\n## Open Questions\n- No open questions.', usage: {} })
+  const out = await host.compact({ trigger: 'manual' })
+  const row = out.value.messages[0].text
+  assert.ok(row.includes('summarized by the rescue model') && row.includes('keep the old API because'), row)
+  const [ask, options] = host.callsOf('model.complete')[0].args
+  assert.equal(ask.model, 'claude-haiku-4-5')
+  assert.ok(ask.timeoutMs > 0 && ask.maxTokens > 0)
+  assert.ok(options?.signal, 'next.signal passed to the completion')
+  await host.settle()
+  assert.equal(host.logLines().find((l) => l.event === 'rescue').tier, 1)
+})
+
+test('a resolved next is the hook\'s result even if the core asked for its own compaction', async () => {
+  const host = shim({ mode: 'headless' })
+  const out = await host.compact({ trigger: 'manual' })
+  assert.deepEqual(out.value, out.below)
+  assert.equal(host.callsOf('model.complete').length, 0)
 })

@@ -1,0 +1,119 @@
+// When the engine's compaction fails, compact-plus compacts (issue 15): on the REAL Claude Code
+// CLI, headless, with the repo's fake API failing the summarizer request alone
+// (tests/e2e/fake-api.mjs `compactFail`, the answers the kit's failures/fake-api-fail.mjs gives,
+// measured against 2.1.328 in e2e-kit failures/README.md section 1) and, to force tier 2, the
+// rescue's own $.model.complete requests too (`rescueFail`; told apart by the rescue's system prompt).
+//
+// Each scenario runs twice: with compact-plus, the turn after the failure is answered and its
+// request carries compact-plus's summary and the person's words, the history is written; with no
+// mod (`none`) the same scenario stays as the engine leaves it (no compaction; at the blocking
+// limit, every turn fails). It prints the rows of the README's fault table and writes them to
+// $E2E_RESCUE_TABLE (default tests/e2e/out/rescue-table.md).
+//
+//   node --test --test-concurrency=1 tests/e2e/rescue.test.mjs
+//   E2E_RESCUE=id,id runs only those rows; E2E_KEEP=1 keeps the work dirs.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runSession, allMessagesText, REPO_ROOT } from './harness.mjs';
+
+const RESCUED = '[compact-plus wrote this summary';
+const T1 = 'turn one: remember KIWI-1001';
+const T2 = 'turn two: remember LIME-2002';
+const T4 = 'turn four: what fruits?';
+// Two retries instead of ten: a 500 is otherwise retried for 185 s before `next` rejects (kit r-manual-500-default).
+const ENV = { CLAUDE_CODE_MAX_RETRIES: '2' };
+
+const manual = [{ prompt: T1, pad: 3000 }, { prompt: T2, pad: 3000 }, '/compact keep the fruit', T4];
+// The kit's auto-blocked scenario: 978,500 tokens reported, over the blocking limit (977,000).
+const blocked = [
+  { prompt: T1 },
+  { prompt: T2 },
+  { prompt: 'turn three: remember FIG-3003' },
+  { prompt: T4 },
+];
+
+const ROWS = [
+  { id: 'manual-ptl', what: 'prompt too long on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2 },
+  { id: 'manual-500', what: '500 on `/compact` (2 retries)', turns: manual, fake: { inputTokens: 50, compactFail: '500', rescueFail: '500' }, at: 2, tier: 2 },
+  { id: 'manual-529', what: '529 on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: '529', rescueFail: '500' }, at: 2, tier: 2 },
+  { id: 'manual-empty', what: 'an empty summary on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'empty', rescueFail: '500' }, at: 2, tier: 2 },
+  { id: 'manual-ptl-tier1', what: 'prompt too long on `/compact`, the rescue model answering', turns: manual, fake: { inputTokens: 50, compactFail: 'ptl' }, at: 2, tier: 1 },
+  { id: 'blocked-ptl', what: 'at the blocking limit, summarizer prompt too long', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2, stuckAlone: true },
+  { id: 'blocked-500-tier1', what: 'at the blocking limit, summarizer 500, the rescue model answering', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: '500' }, at: 2, tier: 1, stuckAlone: true },
+];
+
+const only = process.env.E2E_RESCUE?.split(',');
+const table = [];
+after(() => {
+  const out = process.env.E2E_RESCUE_TABLE ?? path.join(REPO_ROOT, 'tests/e2e/out/rescue-table.md');
+  const md = ['| fault | engine alone | with compact-plus |', '| --- | --- | --- |', ...table].join('\n');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, md + '\n');
+  console.log(md);
+});
+
+const kinds = (run, kind) => run.requests.filter((r) => r.kind === kind);
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function describeAlone(run, row) {
+  const failed = run.turns.filter((t) => t.result?.is_error).length;
+  const after = run.turns.slice(row.at);
+  const errs = run.turns.map((t) => t.result?.result ?? '').filter((r) => /compaction|too long/i.test(r));
+  if (row.stuckAlone) {
+    return `stuck: ${failed} of ${run.turns.length} turns fail (\`${(errs.at(-1) ?? '').slice(0, 60)}\`), ${kinds(run, 'compaction').length} summarizer requests, no compaction`;
+  }
+  return `no compaction (\`${(run.turns[row.at].result?.result ?? '').slice(0, 60)}\`), ${kinds(run, 'compaction').length} summarizer requests; later turns answered: ${after.slice(1).every((t) => t.result && !t.result.is_error)}`;
+}
+
+for (const row of ROWS) {
+  test(row.id, { skip: only && !only.includes(row.id) }, async () => {
+    const alone = await runSession({ label: `rescue-${row.id}-none`, mod: 'none', turns: row.turns, fake: row.fake, env: ENV });
+    const ours = await runSession({ label: `rescue-${row.id}`, mod: 'repo', turns: row.turns, fake: row.fake, env: ENV });
+    try {
+      // Engine alone: no boundary; at the blocking limit every turn from the failure on fails.
+      assert.equal(alone.compactBoundaries.length, 0, 'the engine compacted alone: the fault did not fire');
+      assert.ok(kinds(alone, 'compaction').length >= 1);
+      if (row.stuckAlone) {
+        assert.ok(alone.turns.slice(row.at).every((t) => t.result?.is_error), 'the engine alone was not stuck');
+      }
+
+      // compact-plus: every turn answered, one boundary, and the turn after it sent.
+      assert.ok(ours.turns.every((t) => t.result && !t.result.is_error), JSON.stringify(ours.turns.map((t) => t.result?.result)));
+      // The fake reports the same 978,500 tokens for every main request, so at the blocking limit
+      // the engine compacts again at every turn (and its summarizer fails again): one rescue each.
+      const boundaries = ours.compactBoundaries.length;
+      if (row.stuckAlone) assert.ok(boundaries >= 1 && boundaries <= row.turns.length - 1, `${boundaries} compactions`);
+      else assert.equal(boundaries, 1, 'one compaction');
+      const log = ours.historyLog.filter((e) => e.event === 'rescue');
+      assert.equal(log.length, boundaries, JSON.stringify(ours.historyLog));
+      assert.ok(log.every((e) => e.tier === row.tier));
+      assert.equal(log[0].tier, row.tier);
+      const rescues = kinds(ours, 'rescue');
+      const calls = log.reduce((n, e) => n + e.modelCalls, 0);
+      assert.ok(rescues.length >= boundaries && rescues.length <= 8 * 3 * boundaries, `${rescues.length} rescue requests`);
+      // One $.model.complete call can be several requests: the engine retries a 500 inside it.
+      assert.ok(calls >= boundaries && calls <= rescues.length, `${calls} calls, ${rescues.length} requests`);
+      assert.ok(ours.history.some((f) => f.rel.endsWith('.md')), 'no history file');
+      // The first normal request after the compaction carries our summary and the person's words.
+      const later = ours.normalRequests.filter((r) => allMessagesText(r).includes(RESCUED));
+      assert.ok(later.length >= 1, 'no request carried the rescue summary');
+      const sent = allMessagesText(later[0]);
+      assert.ok(sent.includes('KIWI-1001') && sent.includes('LIME-2002'), 'the person\'s words');
+      assert.equal(sent.split(RESCUED).length - 1, 1, 'the summary once');
+      if (row.tier === 1) assert.ok(sent.includes('fake rescue summary'), 'the rescue model\'s summary');
+      else assert.ok(sent.includes('compact-plus digest'), 'the digest');
+      const compactTurn = ours.turns[row.at];
+      const each = boundaries > 1 ? ` (${boundaries} compactions, one a turn)` : '';
+      table.push(`| ${row.what} | ${describeAlone(alone, row)} | answered, tier ${row.tier}${each}: ${kinds(ours, 'compaction').length} summarizer + ${rescues.length} rescue requests (${calls} call${calls > 1 ? 's' : ''}), the failing turn ${secs(compactTurn.ms)}, rescue ${log[0].ms} ms |`);
+      if (!process.env.E2E_KEEP) {
+        alone.cleanup();
+        ours.cleanup();
+      }
+    } catch (err) {
+      console.log(`kept: ${alone.workDir} ${ours.workDir}`);
+      throw err;
+    }
+  });
+}
