@@ -3077,3 +3077,77 @@ fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
     assert!(summary.contains("a digest made without a model"));
     assert_eq!(rescue_log(&h)["modelCalls"], 3);
 }
+
+// ---------------------------------------------------------------- the trim before the summarizer
+
+/// A tool loop as the shim sends it, texts deferred: the person's request, an
+/// old call whose result is `big`, then the newest round (a call and its
+/// result, also long). `pack` with `results` carries the tool-result texts.
+fn tool_loop_event(big: &'static str, newest: &'static str) -> Deferred {
+    Deferred {
+        event: json!({"trigger": "manual", "textsDeferred": true, "messages": [
+            {"role": "user", "handle": "p"},
+            {"role": "assistant", "handle": "a1"},
+            {"role": "user", "handle": "r1"},
+            {"role": "assistant", "handle": "a2"},
+            {"role": "user", "handle": "r2"},
+        ]}),
+        texts: json!(["find the bug", "", ""]),
+        skeleton: json!({"trigger": "manual", "messages": [
+            {"role": "user", "text": 0, "handle": "p", "toolUses": []},
+            {"role": "assistant", "text": 1, "handle": "a1", "toolUses": [{"tool": "Bash", "input": {"command": "seq 1 60000"}, "text": 2}]},
+            {"role": "user", "text": 3, "handle": "r1", "toolUses": [], "toolResults": 1, "resultTexts": [4]},
+            {"role": "assistant", "text": 5, "handle": "a2", "toolUses": [{"tool": "Bash", "input": {"command": "ls"}, "text": 6}]},
+            {"role": "user", "text": 7, "handle": "r2", "toolUses": [], "toolResults": 1, "resultTexts": [8]},
+        ]}),
+        packed: vec!["find the bug", "", big, "", big, "", newest, "", newest],
+    }
+}
+
+#[test]
+fn under_the_limit_the_summarizer_request_goes_down_as_the_engine_made_it() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    let mut h = Harness::new();
+    // The engine's figures at the last turn's end: well under the window.
+    h.core.session().carried_mut().usage = Some((120_000.0, 200_000.0));
+    h.deferred = Some(tool_loop_event(big, newest));
+    h.compact(json!({})).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert!(nexts[0].get("cut").is_none(), "{}", nexts[0]);
+    // Nothing fetched before the summarizer started: its request waits for nothing.
+    let ops = h.fake.ops("session.compact");
+    let at = ops.iter().position(|o| o == "next").unwrap();
+    assert!(!ops[..at].contains(&"pack".to_owned()), "{ops:?}");
+    assert!(h.fake.calls("pack").iter().all(|p| p.get("results").is_none()));
+}
+
+#[test]
+fn over_the_limit_the_largest_old_results_are_cut_on_the_way_down() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    for (usage, ptl) in [(Some((195_000.0, 200_000.0)), false), (None, true)] {
+        let mut h = Harness::new();
+        h.core.session().carried_mut().usage = usage;
+        h.core.session().carried_mut().ptl_seen = ptl;
+        h.deferred = Some(tool_loop_event(big, newest));
+        h.compact(json!({})).unwrap();
+        // The texts, with the results, come before the summarizer starts.
+        let ops = h.fake.ops("session.compact");
+        let pack_at = ops.iter().position(|o| o == "pack").unwrap();
+        assert!(pack_at < ops.iter().position(|o| o == "next").unwrap(), "{ops:?}");
+        assert_eq!(h.fake.calls("pack")[0]["results"], true);
+        let nexts = h.nexts("session.compact");
+        let cut = nexts[0]["cut"].as_array().expect("messages cut on the way down");
+        // Only the old result: the newest round and every other message go down whole.
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        assert_eq!(cut[0]["index"], 2);
+        let text = cut[0]["results"][0].as_str().unwrap();
+        assert!(text.len() < 1_200 && text.starts_with("1\n1\n") && text.contains("history file"), "{text}");
+        // The history is written from the messages as the engine sent them
+        // (its own 12,000-character cut of tool results), not from the trim's.
+        let history: String = h.fake.files.iter().filter(|(p, _)| p.ends_with(".md")).map(|(_, (t, _))| t.clone()).collect();
+        assert!(history.contains(&big[..5_000]) && !history.contains("compact-plus cut"), "{}", &history[..300.min(history.len())]);
+    }
+}

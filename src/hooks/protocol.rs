@@ -67,6 +67,11 @@ pub enum Call {
     StartNext {
         #[serde(skip_serializing_if = "Option::is_none")]
         instructions: Option<String>,
+        /// Messages sent down changed (`next({ ...e, messages })`): each listed
+        /// one built from its role, text and tool blocks with these tool-result
+        /// texts, without its handle; every other one as the engine sent it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cut: Option<Vec<crate::compaction::trim::Cut>>,
     },
     /// The result of the `next` that [`Call::StartNext`] started. A rejection
     /// comes back as a value (`{err, rejected: true}`, read by [`Host::rejection`]):
@@ -91,7 +96,11 @@ pub enum Call {
     /// The whole of such an event: the answer is `{lens, event}` with each text
     /// numbered in `event` and its UTF-8 byte length in `lens`; the texts come
     /// beside the answer (`resumePacked`).
-    Pack,
+    Pack {
+        /// Each user message's tool-result texts too (`resultTexts`), for the trim.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        results: bool,
+    },
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
     /// `$.command.run({ command, args })`: queued until the session is idle; it
@@ -411,11 +420,11 @@ mod tests {
         let j = serde_json::to_string(&Call::Stat { path: "/a".into(), resolve: false }).unwrap();
         assert_eq!(j, r#"{"op":"stat","path":"/a"}"#);
         assert_eq!(serde_json::to_string(&Call::Now).unwrap(), r#"{"op":"now"}"#);
-        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()) }).unwrap();
+        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()), cut: None }).unwrap();
         assert_eq!(j, r#"{"op":"startNext","instructions":"x"}"#);
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
-        assert_eq!(serde_json::to_string(&Call::Pack).unwrap(), r#"{"op":"pack"}"#);
+        assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(
             serde_json::to_string(&c).unwrap(),

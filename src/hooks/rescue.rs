@@ -166,6 +166,8 @@ pub(super) async fn rescue(
         // The row is ours: the blocks are in it, nothing waits for a channel.
         carried.pending = None;
         carried.disk_read = true;
+        // Later compactions are trimmed on the way down (`compaction::trim`).
+        carried.ptl_seen |= cause == "prompt too long";
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;

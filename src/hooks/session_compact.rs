@@ -13,7 +13,7 @@ use super::protocol::{self, Call, Done, Host};
 use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
 use super::state::Session;
 use super::turn_end::marker;
-use crate::compaction::{handoff, history, terminal, verbatim};
+use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
 use crate::{audit, prune};
@@ -110,10 +110,15 @@ async fn fill_person_texts(host: &Host, messages: &mut Messages) {
 /// All the event's texts, when the shim deferred them; the event as it was if
 /// they do not come.
 async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
+    unpack_with(host, session, e, false).await
+}
+
+/// `unpack_event`, with each user message's tool-result texts when `results`.
+async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, results: bool) -> Result<(), String> {
     if !e.texts_deferred.truthy() {
         return Ok(());
     }
-    let answer = host.call(Call::Pack).await;
+    let answer = host.call(Call::Pack { results }).await;
     let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
     let packed: Packed = protocol::value(&answer)?;
     let texts = message::unpack(&packed.lens, &bytes);
@@ -168,6 +173,31 @@ async fn write_history(
         gathered.mentions = Some(audit::collect(messages));
     }
     Ok(())
+}
+
+/// The cuts on the way down, when the conversation is over what the summarizer
+/// can take (the engine's figures at the last turn's end, or a prompt-too-long
+/// seen this session); `None` otherwise, and the request is the engine's own,
+/// byte for byte (its cache prefix). The texts are fetched only then.
+async fn trim_down(host: &Host, session: &Session, e: &mut CompactEvent) -> Option<Vec<trim::Cut>> {
+    let share = {
+        let carried = session.carried();
+        trim::share(carried.usage, carried.ptl_seen)?
+    };
+    if let Err(err) = unpack_with(host, session, e, true).await {
+        debug(host, &format!("compact-plus: no trim before the summarizer, the texts did not come: {}", error_text(&err))).await;
+        return None;
+    }
+    let cuts = trim::plan(&e.messages.0, share);
+    if cuts.is_empty() {
+        return None;
+    }
+    debug(
+        host,
+        &format!("compact-plus: the conversation is over what the summarizer can take; {} messages' tool results cut on the way down", cuts.len()),
+    )
+    .await;
+    Some(cuts)
 }
 
 /// Deletes this mod's history folders for sessions that last compacted over the
@@ -263,7 +293,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // request carried the handoff, so leave these be.
     let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
     let down = (!installs_precomputed).then_some(instructions);
-    if host.call(Call::StartNext { instructions: down }).await.is_err() {
+    let cut = trim_down(&host, &session, &mut e).await;
+    if host.call(Call::StartNext { instructions: down, cut }).await.is_err() {
         return Done::pass_through();
     }
     if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
