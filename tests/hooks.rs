@@ -632,8 +632,16 @@ impl Harness {
                 self.carried = carry.to_string();
             }
         }
-        // After `next` rejected: the core's own compaction, or the very rejection.
-        if let (Some(Err(err)), Some(own)) = (&started, step.get("done").and_then(|d| d.get("compacted"))) {
+        // After `next` rejected: the core's own compaction, or the very rejection;
+        // after it resolved, the core's own only where it says it replaces it.
+        let own = step.get("done").and_then(|d| d.get("compacted"));
+        let replaces = own.is_some_and(|o| o["replaces"] == json!(true)) && matches!(started, Some(Ok(_)));
+        let err = match &started {
+            Some(Err(err)) => Some(err.clone()),
+            _ if replaces => Some("replaced".to_owned()),
+            _ => None,
+        };
+        if let (Some(err), Some(own)) = (err, own) {
             let mut messages = vec![json!({"role": "user", "text": own["summary"], "toolUses": []})];
             let given = e["messages"].as_array().cloned().unwrap_or_default();
             for i in own["keep"].as_array().into_iter().flatten().filter_map(Value::as_u64) {
@@ -3150,4 +3158,41 @@ fn over_the_limit_the_largest_old_results_are_cut_on_the_way_down() {
         let history: String = h.fake.files.iter().filter(|(p, _)| p.ends_with(".md")).map(|(_, (t, _))| t.clone()).collect();
         assert!(history.contains(&big[..5_000]) && !history.contains("compact-plus cut"), "{}", &history[..300.min(history.len())]);
     }
+}
+
+// ---------------------------------------------------------------- a summary row that is no summary
+
+/// The engine's summary row (2.1.328) around `body`: `Summary:` and the reply's
+/// `<summary>` block, or the reply as it came when it had none
+/// (e2e-kit failures/README.md section 1, `r-manual-ok`, `r-manual-nosummary`).
+fn engine_summary(body: &str) -> Value {
+    let text = format!("This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n{body}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /tmp/t.jsonl");
+    json!({"messages": [{"role": "user", "text": text, "toolUses": [], "handle": "sum"}, {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"}], "tokensBefore": 60, "tokensAfter": 2600})
+}
+
+#[test]
+fn a_reply_with_no_summary_installed_as_the_summary_is_replaced_by_the_rescue() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("I cannot summarize this conversation.")));
+    let out = h.compact(compact_event("manual")).expect("answered");
+    let (summary, _) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (no summary: the summarizer's reply held no <summary> block"), "{summary}");
+    assert!(!summary.contains("I cannot summarize"), "{summary}");
+    let log = rescue_log(&h);
+    assert_eq!((log["event"].as_str(), log["cause"].as_str(), log["tier"].as_u64()), (Some("rescue"), Some("no summary"), Some(2)));
+    assert_eq!(h.nexts("session.compact").len(), 1, "next once");
+}
+
+#[test]
+fn a_real_summary_or_the_rescue_off_leaves_the_engines_compaction_standing() {
+    let ok = engine_summary("Summary:\n1. Primary Request and Intent: fix the parser.");
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(ok.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), ok);
+    assert!(h.fake.calls("complete").is_empty());
+
+    let junk = engine_summary("I cannot summarize this conversation.");
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Ok(junk.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), junk);
 }

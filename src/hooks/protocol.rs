@@ -137,6 +137,9 @@ struct WireAnswer {
 pub struct Rejection {
     pub message: String,
     pub aborted: bool,
+    /// `next` itself rejected; `false` for a compaction it resolved to that is
+    /// no compaction (a summary row with no summary), which compact-plus replaces.
+    pub from_next: bool,
 }
 
 fn null() -> Box<RawValue> {
@@ -156,6 +159,7 @@ pub fn parse_wire(json: &str, asked: usize) -> (Vec<Answer>, Option<Rejection>) 
     let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
         message: w.err.clone().unwrap_or_default(),
         aborted: w.aborted,
+        from_next: true,
     });
     let mut answers: Vec<Answer> = wire
         .into_iter()
@@ -327,6 +331,10 @@ pub struct Done {
 pub struct Compacted {
     pub summary: String,
     pub keep: Vec<usize>,
+    /// It replaces a compaction `next` resolved to (a summary row that is no
+    /// summary), where otherwise it answers only after `next` rejected.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaces: bool,
 }
 
 /// One `prompt.context` block, as the engine takes them.
@@ -401,7 +409,7 @@ mod tests {
         assert!(matches!(m.step_with(Some(answers), rejection), Step::Ask(_)));
         let (answers, rejection) = parse_wire(r#"[{"err":"prompt is too long","rejected":true,"aborted":false}]"#, 1);
         let Step::Done(got) = m.step_with(Some(answers), rejection) else { panic!() };
-        let want = Rejection { message: "prompt is too long".into(), aborted: false };
+        let want = Rejection { message: "prompt is too long".into(), aborted: false, from_next: true };
         assert_eq!(got, (true, None, true, Some(want)));
     }
 

@@ -187,5 +187,5 @@ pub(super) async fn rescue(
         ];
         log(host, dir, &entry).await;
     }
-    Done { compacted: Some(Compacted { summary, keep }), ..Done::pass_through() }
+    Done { compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }), ..Done::pass_through() }
 }

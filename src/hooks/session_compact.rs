@@ -13,7 +13,7 @@ use super::protocol::{self, Call, Done, Host};
 use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
 use super::state::Session;
 use super::turn_end::marker;
-use crate::compaction::{handoff, history, terminal, trim, verbatim};
+use crate::compaction::{self, handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
 use crate::{audit, prune};
@@ -318,6 +318,21 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
     let out: Messages = message::parse_messages(out.get());
+    // A summary row that is no summary: compact-plus's own in its place.
+    let row_text = out.first().and_then(Option::as_ref).map_or("", Message::text);
+    if let Some(why) = compaction::rescue::no_summary(row_text) {
+        debug(&host, &format!("compact-plus: {why}; compacting in its place")).await;
+        if e.texts_deferred.truthy() {
+            if let Err(err) = unpack_event(&host, &session, &mut e).await {
+                debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await;
+            }
+        }
+        let not_one = protocol::Rejection { message: why.into(), aborted: false, from_next: false };
+        let whole = !e.texts_deferred.truthy();
+        if session.options.rescue {
+            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &not_one, whole).await;
+        }
+    }
 
     {
         let mut carried = session.carried_mut();

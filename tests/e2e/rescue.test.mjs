@@ -40,6 +40,9 @@ const ROWS = [
   { id: 'manual-529', what: '529 on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: '529', rescueFail: '500' }, at: 2, tier: 2 },
   { id: 'manual-empty', what: 'an empty summary on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'empty', rescueFail: '500' }, at: 2, tier: 2 },
   { id: 'manual-ptl-tier1', what: 'prompt too long on `/compact`, the rescue model answering', turns: manual, fake: { inputTokens: 50, compactFail: 'ptl' }, at: 2, tier: 1 },
+  // The engine installs a reply without <summary> as the summary (kit r-manual-nosummary): alone it
+  // compacts, with that junk; compact-plus replaces the row (`aloneCompacts`).
+  { id: 'manual-nosummary', what: 'a reply with no `<summary>` on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'nosummary', rescueFail: '500' }, at: 2, tier: 2, aloneCompacts: true },
   { id: 'blocked-ptl', what: 'at the blocking limit, summarizer prompt too long', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2, stuckAlone: true },
   { id: 'blocked-500-tier1', what: 'at the blocking limit, summarizer 500, the rescue model answering', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: '500' }, at: 2, tier: 1, stuckAlone: true },
 ];
@@ -61,6 +64,7 @@ function describeAlone(run, row) {
   const failed = run.turns.filter((t) => t.result?.is_error).length;
   const after = run.turns.slice(row.at);
   const errs = run.turns.map((t) => t.result?.result ?? '').filter((r) => /compaction|too long/i.test(r));
+  if (row.aloneCompacts) return `compacted with the reply as its summary (context lost without a word), ${kinds(run, 'compaction').length} summarizer requests`;
   if (row.stuckAlone) {
     return `stuck: ${failed} of ${run.turns.length} turns fail (\`${(errs.at(-1) ?? '').slice(0, 60)}\`), ${kinds(run, 'compaction').length} summarizer requests, no compaction`;
   }
@@ -73,7 +77,13 @@ for (const row of ROWS) {
     const ours = await runSession({ label: `rescue-${row.id}`, mod: 'repo', turns: row.turns, fake: row.fake, env: ENV });
     try {
       // Engine alone: no boundary; at the blocking limit every turn from the failure on fails.
-      assert.equal(alone.compactBoundaries.length, 0, 'the engine compacted alone: the fault did not fire');
+      if (row.aloneCompacts) {
+        // The engine's junk stands: the next request carries it and not the person's words.
+        assert.equal(alone.compactBoundaries.length, 1);
+        const next = alone.normalRequests.filter((r) => allMessagesText(r).includes('I cannot summarize this conversation.'));
+        assert.ok(next.length >= 1, 'the engine alone did not install the reply');
+        assert.ok(!allMessagesText(next[0]).includes('KIWI-1001'), 'the engine alone kept the person\'s words');
+      } else assert.equal(alone.compactBoundaries.length, 0, 'the engine compacted alone: the fault did not fire');
       assert.ok(kinds(alone, 'compaction').length >= 1);
       if (row.stuckAlone) {
         assert.ok(alone.turns.slice(row.at).every((t) => t.result?.is_error), 'the engine alone was not stuck');
