@@ -7,8 +7,9 @@
 // 2. An error reaches the engine only when it is `next`'s own rejection, passed
 //    up as it came (the same error object); every other failure lets the
 //    engine's result through. After `next` rejected, the core may answer a
-//    compaction of its own instead (`done.compacted`); after it resolved, only
-//    in place of a summary row that is no summary (`compacted.replaces`).
+//    compaction of its own instead (`done.compacted`); after it resolved or
+//    without it, only where the core says so (`compacted.replaces`: a summary
+//    row that is no summary, a summarizer that failed within the cool-down).
 // 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
 //    A throw there rebuilds the instance with the session state the core last
 //    carried and ids that go on past the old ones; a hook of the old instance
@@ -290,7 +291,7 @@ async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
-  if (done.compacted && (run.rejected || (done.compacted.replaces === true && run.called))) return own(done.compacted, run.e)
+  if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)
   if (done.search) return { result: await search(done.search, io) }
   let result = await run.passThrough()
   if (done.instructionFiles) result = { ...result, instructionFiles: done.instructionFiles }

@@ -633,9 +633,9 @@ impl Harness {
             }
         }
         // After `next` rejected: the core's own compaction, or the very rejection;
-        // after it resolved, the core's own only where it says it replaces it.
+        // after it resolved or without it, the core's own only where it says it replaces it.
         let own = step.get("done").and_then(|d| d.get("compacted"));
-        let replaces = own.is_some_and(|o| o["replaces"] == json!(true)) && matches!(started, Some(Ok(_)));
+        let replaces = own.is_some_and(|o| o["replaces"] == json!(true));
         let err = match &started {
             Some(Err(err)) => Some(err.clone()),
             _ if replaces => Some("replaced".to_owned()),
@@ -3195,4 +3195,48 @@ fn a_real_summary_or_the_rescue_off_leaves_the_engines_compaction_standing() {
     let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Ok(junk.clone()));
     assert_eq!(h.compact(compact_event("manual")).unwrap(), junk);
+}
+
+// ---------------------------------------------------------------- no retry storm
+
+#[test]
+fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_summarizer_again() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    rescued(&h.compact(compact_event("auto")).expect("rescued"));
+    assert_eq!(h.nexts("session.compact").len(), 1);
+
+    // The next turn's automatic compaction, a minute later: answered without next.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    let (summary, _) = rescued(&h.compact(compact_event("auto")).expect("answered"));
+    assert!(h.nexts("session.compact").is_empty(), "the summarizer was asked again");
+    assert!(summary.contains("summarizer failing (cool-down)"), "{summary}");
+    let lines = h.fake.log_lines();
+    let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!((last["event"].as_str(), last["cause"].as_str()), (Some("rescue"), Some("summarizer failing (cool-down)")));
+
+    // After the cool-down the engine is asked again.
+    h.fake.clear();
+    h.fake.now += 16.0 * 60_000.0;
+    rescued(&h.compact(compact_event("auto")).expect("rescued again"));
+    assert_eq!(h.nexts("session.compact").len(), 1, "after the cool-down the engine compacts again");
+
+    // A person's /compact asks the engine too; once its summarizer answers, the cool-down is over.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nfine again.")));
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 1);
+    h.compact(compact_event("auto")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 2, "the summarizer works again: asked");
+}
+
+#[test]
+fn with_the_rescue_off_there_is_no_cool_down() {
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long".into()));
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert_eq!(h.nexts("session.compact").len(), 2);
 }

@@ -48,6 +48,8 @@ pub fn cause(rejection: &str) -> &'static str {
         "no assistant message"
     } else if r.contains("api error: 5") || r.contains("internal server error") {
         "API server error"
+    } else if r.contains("cool-down") {
+        "summarizer failing (cool-down)"
     } else if r.contains("no <summary>") {
         "no summary"
     } else if r.contains("did not settle") {

@@ -331,8 +331,9 @@ pub struct Done {
 pub struct Compacted {
     pub summary: String,
     pub keep: Vec<usize>,
-    /// It replaces a compaction `next` resolved to (a summary row that is no
-    /// summary), where otherwise it answers only after `next` rejected.
+    /// It stands where `next` did not reject: in place of a compaction `next`
+    /// resolved to (a summary row that is no summary), or of one `next` was not
+    /// asked for (the summarizer failed within the cool-down).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replaces: bool,
 }

@@ -168,6 +168,9 @@ pub(super) async fn rescue(
         carried.disk_read = true;
         // Later compactions are trimmed on the way down (`compaction::trim`).
         carried.ptl_seen |= cause == "prompt too long";
+        if rejection.from_next {
+            carried.rescued_at = Some(started);
+        }
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;

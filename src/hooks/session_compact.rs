@@ -18,6 +18,10 @@ use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
 use crate::{audit, prune};
 
+/// How long after compact-plus answered a failed compaction an automatic one is
+/// answered without the engine's summarizer.
+pub(super) const COOL_DOWN_MS: f64 = 15.0 * 60_000.0;
+
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
 /// Compactions of one trigger within one second that get a file each.
@@ -175,6 +179,16 @@ async fn write_history(
     Ok(())
 }
 
+/// How long ago compact-plus answered a failed compaction, within the cool-down.
+async fn cooling_down(host: &Host, session: &Session) -> Option<f64> {
+    let at = session.carried().rescued_at?;
+    if !session.options.rescue {
+        return None;
+    }
+    let ago = now(host).await.ok()? - at;
+    (ago >= 0.0 && ago < COOL_DOWN_MS).then_some(ago)
+}
+
 /// The cuts on the way down, when the conversation is over what the summarizer
 /// can take (the engine's figures at the last turn's end, or a prompt-too-long
 /// seen this session); `None` otherwise, and the request is the engine's own,
@@ -293,6 +307,23 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // request carried the handoff, so leave these be.
     let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
     let down = (!installs_precomputed).then_some(instructions);
+    // The engine's summarizer failed a short while ago and compact-plus answered:
+    // an automatic compaction (the threshold, every turn) would run it again,
+    // 2-8 failing requests each time. The rescue answers in its place.
+    if e.trigger.as_str() == Some("auto") {
+        if let Some(ago) = cooling_down(&host, &session).await {
+            if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
+                debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
+            }
+            let message = format!(
+                "the engine's summarizer failed {} s ago and compact-plus answered; within the cool-down it is not asked again",
+                (ago / 1000.0).round()
+            );
+            let instead = protocol::Rejection { message, aborted: false, from_next: false };
+            let whole = !e.texts_deferred.truthy();
+            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &instead, whole).await;
+        }
+    }
     let cut = trim_down(&host, &session, &mut e).await;
     if host.call(Call::StartNext { instructions: down, cut }).await.is_err() {
         return Done::pass_through();
@@ -339,6 +370,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.turn_end_armed = true;
         carried.compactions += 1;
         carried.precomputed = false;
+        // The engine's summarizer answers again: no more cool-down.
+        carried.rescued_at = None;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
