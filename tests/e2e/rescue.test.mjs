@@ -34,6 +34,11 @@ const blocked = [
   { prompt: T4 },
 ];
 
+// The kit's auto scenario: 975,000 tokens reported, over the auto-compact threshold (967,000), under
+// the blocking limit: alone, every turn from the 3rd runs a failing auto-compaction of 4-8 summarizer
+// requests and answers anyway (kit r-auto-ptl).
+const auto = ['turn one: remember KIWI-1001', 'turn two: remember LIME-2002', 'turn three: remember FIG', 'turn four: remember PLUM', 'turn five: what fruits?'];
+
 const ROWS = [
   { id: 'manual-ptl', what: 'prompt too long on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2 },
   { id: 'manual-500', what: '500 on `/compact` (2 retries)', turns: manual, fake: { inputTokens: 50, compactFail: '500', rescueFail: '500' }, at: 2, tier: 2 },
@@ -43,6 +48,12 @@ const ROWS = [
   // The engine installs a reply without <summary> as the summary (kit r-manual-nosummary): alone it
   // compacts, with that junk; compact-plus replaces the row (`aloneCompacts`).
   { id: 'manual-nosummary', what: 'a reply with no `<summary>` on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'nosummary', rescueFail: '500' }, at: 2, tier: 2, aloneCompacts: true },
+  // The fake reports 975,000 tokens for every main request, so the engine compacts at every turn;
+  // after the first rescue, compact-plus answers those within its cool-down without the summarizer.
+  { id: 'auto-ptl', what: 'prompt too long on auto-compaction (under the blocking limit)', turns: auto, fake: { inputTokens: 975000, inputTokensSeq: [5000], compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2, everyTurn: true, coolDown: true },
+  // The API refuses the main request as too long (kit r-ptl-real-500: `ptlAbove` 60k, 100 kB pads,
+  // summarizer 500): alone, every turn from the refusal on fails and the conversation keeps growing.
+  { id: 'ptl-real-500', what: 'a real prompt-too-long from the API on the main request, summarizer 500', turns: [{ prompt: T1, pad: 100000 }, { prompt: T2, pad: 100000 }, { prompt: 'turn three: remember FIG-3003', pad: 100000 }, T4, 'turn five: still there?'], fake: { inputTokens: 'estimate', ptlAbove: 60000, compactFail: '500', rescueFail: '500' }, at: 1, tier: 2, stuckAlone: true },
   { id: 'blocked-ptl', what: 'at the blocking limit, summarizer prompt too long', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2, stuckAlone: true },
   { id: 'blocked-500-tier1', what: 'at the blocking limit, summarizer 500, the rescue model answering', turns: blocked, fake: { inputTokens: 978500, inputTokensSeq: [5000], compactFail: '500' }, at: 2, tier: 1, stuckAlone: true },
 ];
@@ -64,6 +75,7 @@ function describeAlone(run, row) {
   const failed = run.turns.filter((t) => t.result?.is_error).length;
   const after = run.turns.slice(row.at);
   const errs = run.turns.map((t) => t.result?.result ?? '').filter((r) => /compaction|too long/i.test(r));
+  if (row.coolDown) return `every turn answered, but each from the 3rd runs a failing auto-compaction: ${kinds(run, 'compaction').length} summarizer requests over ${run.turns.length - row.at} turns, no compaction`;
   if (row.aloneCompacts) return `compacted with the reply as its summary (context lost without a word), ${kinds(run, 'compaction').length} summarizer requests`;
   if (row.stuckAlone) {
     return `stuck: ${failed} of ${run.turns.length} turns fail (\`${(errs.at(-1) ?? '').slice(0, 60)}\`), ${kinds(run, 'compaction').length} summarizer requests, no compaction`;
@@ -73,8 +85,9 @@ function describeAlone(run, row) {
 
 for (const row of ROWS) {
   test(row.id, { skip: only && !only.includes(row.id) }, async () => {
-    const alone = await runSession({ label: `rescue-${row.id}-none`, mod: 'none', turns: row.turns, fake: row.fake, env: ENV });
-    const ours = await runSession({ label: `rescue-${row.id}`, mod: 'repo', turns: row.turns, fake: row.fake, env: ENV });
+    // Each run its own knobs: the fake consumes `inputTokensSeq` as it answers.
+    const alone = await runSession({ label: `rescue-${row.id}-none`, mod: 'none', turns: row.turns, fake: structuredClone(row.fake), env: ENV });
+    const ours = await runSession({ label: `rescue-${row.id}`, mod: 'repo', turns: row.turns, fake: structuredClone(row.fake), env: ENV });
     try {
       // Engine alone: no boundary; at the blocking limit every turn from the failure on fails.
       if (row.aloneCompacts) {
@@ -94,11 +107,24 @@ for (const row of ROWS) {
       // The fake reports the same 978,500 tokens for every main request, so at the blocking limit
       // the engine compacts again at every turn (and its summarizer fails again): one rescue each.
       const boundaries = ours.compactBoundaries.length;
-      if (row.stuckAlone) assert.ok(boundaries >= 1 && boundaries <= row.turns.length - 1, `${boundaries} compactions`);
+      if (row.stuckAlone || row.everyTurn) assert.ok(boundaries >= 1 && boundaries <= row.turns.length - 1, `${boundaries} compactions`);
       else assert.equal(boundaries, 1, 'one compaction');
       const log = ours.historyLog.filter((e) => e.event === 'rescue');
       assert.equal(log.length, boundaries, JSON.stringify(ours.historyLog));
       assert.ok(log.every((e) => e.tier === row.tier));
+      let storm = '';
+      if (row.coolDown) {
+        // No retry storm: after the first rescue no summarizer request, however many compactions follow.
+        const firstRescue = ours.requests.findIndex((r) => r.kind === 'rescue');
+        const later = ours.requests.slice(firstRescue).filter((r) => r.kind === 'compaction').length;
+        assert.equal(later, 0, `${later} summarizer requests after the first rescue`);
+        assert.ok(boundaries >= 2, 'the cool-down was never used');
+        assert.ok(log.slice(1).every((e) => e.cause === 'summarizer failing (cool-down)'), JSON.stringify(log));
+        const aloneTurns = alone.turns.slice(row.at);
+        assert.ok(alone.turns.every((t) => t.result && !t.result.is_error), 'the engine alone answers every turn here');
+        assert.ok(kinds(alone, 'compaction').length >= 4 * aloneTurns.length, `${kinds(alone, 'compaction').length} summarizer requests alone`);
+        storm = `; ${boundaries - 1} later compaction(s) answered in the cool-down, 0 summarizer requests after the first rescue`;
+      }
       assert.equal(log[0].tier, row.tier);
       const rescues = kinds(ours, 'rescue');
       const calls = log.reduce((n, e) => n + e.modelCalls, 0);
@@ -116,7 +142,7 @@ for (const row of ROWS) {
       else assert.ok(sent.includes('compact-plus digest'), 'the digest');
       const compactTurn = ours.turns[row.at];
       const each = boundaries > 1 ? ` (${boundaries} compactions, one a turn)` : '';
-      table.push(`| ${row.what} | ${describeAlone(alone, row)} | answered, tier ${row.tier}${each}: ${kinds(ours, 'compaction').length} summarizer + ${rescues.length} rescue requests (${calls} call${calls > 1 ? 's' : ''}), the failing turn ${secs(compactTurn.ms)}, rescue ${log[0].ms} ms |`);
+      table.push(`| ${row.what} | ${describeAlone(alone, row)} | answered, tier ${row.tier}${each}: ${kinds(ours, 'compaction').length} summarizer + ${rescues.length} rescue requests (${calls} call${calls > 1 ? 's' : ''}), the failing turn ${secs(compactTurn.ms)}, rescue ${log[0].ms} ms${storm} |`);
       if (!process.env.E2E_KEEP) {
         alone.cleanup();
         ours.cleanup();
