@@ -153,3 +153,44 @@ for (const row of ROWS) {
     }
   });
 }
+
+// The trim before the summarizer, on the real CLI: a first `/compact` whose summarizer refuses as too
+// long (8 requests, kit r-manual-ptl) is rescued; then six turns of a 28,893-byte Bash result each and a
+// second `/compact` against a real-size summarizer limit (`compactPtlAbove` 40k tokens, kit
+// r-manual-big: alone the engine cuts the oldest rounds over several requests). With compact-plus the
+// older results go down cut, in one request that fits.
+test('trim-after-ptl', { skip: only && !only.includes('trim-after-ptl') }, async () => {
+  // The summarizer refuses every request of the first `/compact`; from the first tool turn on, only
+  // the size limit stands (the fake's knobs change before that turn).
+  const tools = Array.from({ length: 6 }, (_, k) => `tool turn ${k + 1}: PROBE_TOOL:seq 1 6000`);
+  const turns = ['turn one: remember KIWI-1001', '/compact', { prompt: tools[0], fake: { compactFail: null } }, ...tools.slice(1), '/compact keep the fruit', 'turn last: what fruits?'];
+  const fake = { inputTokens: 50, compactFail: 'ptl', rescueFail: '500', compactPtlAbove: 40000 };
+  const args = ['--allowedTools', 'Bash'];
+  const alone = await runSession({ label: 'rescue-trim-none', mod: 'none', turns, fake: structuredClone(fake), env: ENV, args });
+  const ours = await runSession({ label: 'rescue-trim', mod: 'repo', turns, fake: structuredClone(fake), env: ENV, args });
+  try {
+    const second = (run) => {
+      const firstOk = run.requests.findIndex((r) => r.kind === 'normal' && allMessagesText(r).includes('tool turn 1'));
+      return run.requests.slice(firstOk).filter((r) => r.kind === 'compaction');
+    };
+    const aloneSecond = second(alone);
+    const oursSecond = second(ours);
+    assert.ok(aloneSecond.length > 1 && aloneSecond[0].injected === 'ptl-limit', `alone: ${aloneSecond.map((r) => r.injected).join(',')}`);
+    assert.equal(oursSecond.length, 1, `ours: ${oursSecond.map((r) => r.injected).join(',')}`);
+    assert.equal(oursSecond[0].injected, undefined);
+    const sent = allMessagesText(oursSecond[0]);
+    assert.ok(sent.includes('compact-plus cut'), 'no result was cut');
+    // The newest round whole: its result ends with the last number.
+    assert.ok(sent.includes('5999\n6000'), 'the newest result went down cut');
+    assert.ok(ours.turns.every((t) => t.result && !t.result.is_error), JSON.stringify(ours.turns.map((t) => t.result?.result)));
+    const bytes = (r) => Buffer.byteLength(JSON.stringify(r.body ?? {}));
+    table.push(`| the second \`/compact\` after a prompt-too-long, six 28.9 kB tool results, summarizer limit 40k tokens | ${aloneSecond.length} summarizer requests (${aloneSecond.map(bytes).join(' / ')} B), the oldest rounds cut by the engine | the older results cut on the way down: 1 request, ${bytes(oursSecond[0])} B |`);
+    if (!process.env.E2E_KEEP) {
+      alone.cleanup();
+      ours.cleanup();
+    }
+  } catch (err) {
+    console.log(`kept: ${alone.workDir} ${ours.workDir}`);
+    throw err;
+  }
+});
