@@ -7,7 +7,9 @@
 // 2. An error reaches the engine only when it is `next`'s own rejection, passed
 //    up as it came (the same error object); every other failure lets the
 //    engine's result through. After `next` rejected, the core may answer a
-//    compaction of its own instead (`done.compacted`); never after it resolved.
+//    compaction of its own instead (`done.compacted`); after it resolved or
+//    without it, only where the core says so (`compacted.replaces`: a summary
+//    row that is no summary, a summarizer that failed within the cool-down).
 // 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
 //    A throw there rebuilds the instance with the session state the core last
 //    carried and ids that go on past the old ones; a hook of the old instance
@@ -131,7 +133,23 @@ function downEvent(e, call) {
     const content = [...down.message.content, ...call.append.map((t) => ({ type: 'text', text: t }))]
     down = { ...down, message: { ...down.message, content } }
   }
+  if (Array.isArray(call.cut) && Array.isArray(down.messages)) down = { ...down, messages: cutMessages(down.messages, call.cut) }
   return down
+}
+
+// The trim before the summarizer: each listed message built from its role,
+// text and tool blocks with the core's tool-result texts, its handle left out
+// (a changed message is built, not mapped: e2e-kit failures/README.md section 3);
+// every other message goes down as the engine sent it, handle and all.
+function cutMessages(messages, cuts) {
+  const byIndex = new Map(cuts.map((c) => [c.index, c]))
+  return messages.map((m, i) => {
+    const c = byIndex.get(i)
+    if (!c || !m || typeof m !== 'object' || !Array.isArray(m.toolResults)) return m
+    const { handle, ...rest } = m
+    const results = Array.isArray(c.results) ? c.results : []
+    return { ...rest, toolResults: m.toolResults.map((r, k) => (typeof results[k] === 'string' && r && typeof r === 'object' ? { ...r, text: results[k] } : r)) }
+  })
 }
 
 // A session.compact event starts the core with each message's role and handle
@@ -144,7 +162,7 @@ function roles(e) {
   return JSON.stringify({ ...e, messages: e.messages.map(slim), textsDeferred: true })
 }
 
-function skeleton(e) {
+function skeleton(e, withResults) {
   const texts = []
   const text = (s) => (typeof s === 'string' ? texts.push(s) - 1 : null)
   const use = (u) => (u && typeof u === 'object' ? { tool: u.tool, input: u.input, text: text(u.text), isError: u.isError } : u)
@@ -156,14 +174,15 @@ function skeleton(e) {
           handle: m.handle,
           toolUses: Array.isArray(m.toolUses) ? m.toolUses.map(use) : m.toolUses,
           toolResults: typeof m.toolResults?.length === 'number' ? m.toolResults.length : undefined,
+          resultTexts: withResults && Array.isArray(m.toolResults) ? m.toolResults.map((r) => text(r?.text)) : undefined,
         }
       : m
   return [{ ...e, messages: e.messages.map(message) }, texts]
 }
 
 const encoder = new TextEncoder()
-function pack(e) {
-  const [event, texts] = skeleton(e)
+function pack(e, withResults) {
+  const [event, texts] = skeleton(e, withResults)
   let size = 0
   for (const s of texts) size += s.length
   let bytes = new Uint8Array(size + (size >> 3) + 1024)
@@ -235,7 +254,7 @@ async function answer(call, run, seen, next, io) {
       if (!seen) return { err: 'no texts were left out' }
       try {
         if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
-        const [skeleton, bytes] = pack(seen)
+        const [skeleton, bytes] = pack(seen, call.results === true)
         run.packed = bytes
         return { ok: skeleton }
       } catch (err) {
@@ -272,7 +291,7 @@ async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
-  if (done.compacted && run.rejected) return own(done.compacted, run.e)
+  if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)
   if (done.search) return { result: await search(done.search, io) }
   let result = await run.passThrough()
   if (done.instructionFiles) result = { ...result, instructionFiles: done.instructionFiles }

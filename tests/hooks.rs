@@ -632,8 +632,16 @@ impl Harness {
                 self.carried = carry.to_string();
             }
         }
-        // After `next` rejected: the core's own compaction, or the very rejection.
-        if let (Some(Err(err)), Some(own)) = (&started, step.get("done").and_then(|d| d.get("compacted"))) {
+        // After `next` rejected: the core's own compaction, or the very rejection;
+        // after it resolved or without it, the core's own only where it says it replaces it.
+        let own = step.get("done").and_then(|d| d.get("compacted"));
+        let replaces = own.is_some_and(|o| o["replaces"] == json!(true));
+        let err = match &started {
+            Some(Err(err)) => Some(err.clone()),
+            _ if replaces => Some("replaced".to_owned()),
+            _ => None,
+        };
+        if let (Some(err), Some(own)) = (err, own) {
             let mut messages = vec![json!({"role": "user", "text": own["summary"], "toolUses": []})];
             let given = e["messages"].as_array().cloned().unwrap_or_default();
             for i in own["keep"].as_array().into_iter().flatten().filter_map(Value::as_u64) {
@@ -3076,4 +3084,159 @@ fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
     let (summary, _) = rescued(&out);
     assert!(summary.contains("a digest made without a model"));
     assert_eq!(rescue_log(&h)["modelCalls"], 3);
+}
+
+// ---------------------------------------------------------------- the trim before the summarizer
+
+/// A tool loop as the shim sends it, texts deferred: the person's request, an
+/// old call whose result is `big`, then the newest round (a call and its
+/// result, also long). `pack` with `results` carries the tool-result texts.
+fn tool_loop_event(big: &'static str, newest: &'static str) -> Deferred {
+    Deferred {
+        event: json!({"trigger": "manual", "textsDeferred": true, "messages": [
+            {"role": "user", "handle": "p"},
+            {"role": "assistant", "handle": "a1"},
+            {"role": "user", "handle": "r1"},
+            {"role": "assistant", "handle": "a2"},
+            {"role": "user", "handle": "r2"},
+        ]}),
+        texts: json!(["find the bug", "", ""]),
+        skeleton: json!({"trigger": "manual", "messages": [
+            {"role": "user", "text": 0, "handle": "p", "toolUses": []},
+            {"role": "assistant", "text": 1, "handle": "a1", "toolUses": [{"tool": "Bash", "input": {"command": "seq 1 60000"}, "text": 2}]},
+            {"role": "user", "text": 3, "handle": "r1", "toolUses": [], "toolResults": 1, "resultTexts": [4]},
+            {"role": "assistant", "text": 5, "handle": "a2", "toolUses": [{"tool": "Bash", "input": {"command": "ls"}, "text": 6}]},
+            {"role": "user", "text": 7, "handle": "r2", "toolUses": [], "toolResults": 1, "resultTexts": [8]},
+        ]}),
+        packed: vec!["find the bug", "", big, "", big, "", newest, "", newest],
+    }
+}
+
+#[test]
+fn under_the_limit_the_summarizer_request_goes_down_as_the_engine_made_it() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    let mut h = Harness::new();
+    // The engine's figures at the last turn's end: well under the window.
+    h.core.session().carried_mut().usage = Some((120_000.0, 200_000.0));
+    h.deferred = Some(tool_loop_event(big, newest));
+    h.compact(json!({})).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert!(nexts[0].get("cut").is_none(), "{}", nexts[0]);
+    // Nothing fetched before the summarizer started: its request waits for nothing.
+    let ops = h.fake.ops("session.compact");
+    let at = ops.iter().position(|o| o == "next").unwrap();
+    assert!(!ops[..at].contains(&"pack".to_owned()), "{ops:?}");
+    assert!(h.fake.calls("pack").iter().all(|p| p.get("results").is_none()));
+}
+
+#[test]
+fn over_the_limit_the_largest_old_results_are_cut_on_the_way_down() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    for (usage, ptl) in [(Some((195_000.0, 200_000.0)), false), (None, true)] {
+        let mut h = Harness::new();
+        h.core.session().carried_mut().usage = usage;
+        h.core.session().carried_mut().ptl_seen = ptl;
+        h.deferred = Some(tool_loop_event(big, newest));
+        h.compact(json!({})).unwrap();
+        // The texts, with the results, come before the summarizer starts.
+        let ops = h.fake.ops("session.compact");
+        let pack_at = ops.iter().position(|o| o == "pack").unwrap();
+        assert!(pack_at < ops.iter().position(|o| o == "next").unwrap(), "{ops:?}");
+        assert_eq!(h.fake.calls("pack")[0]["results"], true);
+        let nexts = h.nexts("session.compact");
+        let cut = nexts[0]["cut"].as_array().expect("messages cut on the way down");
+        // Only the old result: the newest round and every other message go down whole.
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        assert_eq!(cut[0]["index"], 2);
+        let text = cut[0]["results"][0].as_str().unwrap();
+        assert!(text.len() < 1_200 && text.starts_with("1\n1\n") && text.contains("history file"), "{text}");
+        // The history is written from the messages as the engine sent them
+        // (its own 12,000-character cut of tool results), not from the trim's.
+        let history: String = h.fake.files.iter().filter(|(p, _)| p.ends_with(".md")).map(|(_, (t, _))| t.clone()).collect();
+        assert!(history.contains(&big[..5_000]) && !history.contains("compact-plus cut"), "{}", &history[..300.min(history.len())]);
+    }
+}
+
+// ---------------------------------------------------------------- a summary row that is no summary
+
+/// The engine's summary row (2.1.328) around `body`: `Summary:` and the reply's
+/// `<summary>` block, or the reply as it came when it had none
+/// (e2e-kit failures/README.md section 1, `r-manual-ok`, `r-manual-nosummary`).
+fn engine_summary(body: &str) -> Value {
+    let text = format!("This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n{body}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /tmp/t.jsonl");
+    json!({"messages": [{"role": "user", "text": text, "toolUses": [], "handle": "sum"}, {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"}], "tokensBefore": 60, "tokensAfter": 2600})
+}
+
+#[test]
+fn a_reply_with_no_summary_installed_as_the_summary_is_replaced_by_the_rescue() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("I cannot summarize this conversation.")));
+    let out = h.compact(compact_event("manual")).expect("answered");
+    let (summary, _) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (no summary: the summarizer's reply held no <summary> block"), "{summary}");
+    assert!(!summary.contains("I cannot summarize"), "{summary}");
+    let log = rescue_log(&h);
+    assert_eq!((log["event"].as_str(), log["cause"].as_str(), log["tier"].as_u64()), (Some("rescue"), Some("no summary"), Some(2)));
+    assert_eq!(h.nexts("session.compact").len(), 1, "next once");
+}
+
+#[test]
+fn a_real_summary_or_the_rescue_off_leaves_the_engines_compaction_standing() {
+    let ok = engine_summary("Summary:\n1. Primary Request and Intent: fix the parser.");
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(ok.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), ok);
+    assert!(h.fake.calls("complete").is_empty());
+
+    let junk = engine_summary("I cannot summarize this conversation.");
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Ok(junk.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), junk);
+}
+
+// ---------------------------------------------------------------- no retry storm
+
+#[test]
+fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_summarizer_again() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    rescued(&h.compact(compact_event("auto")).expect("rescued"));
+    assert_eq!(h.nexts("session.compact").len(), 1);
+
+    // The next turn's automatic compaction, a minute later: answered without next.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    let (summary, _) = rescued(&h.compact(compact_event("auto")).expect("answered"));
+    assert!(h.nexts("session.compact").is_empty(), "the summarizer was asked again");
+    assert!(summary.contains("summarizer failing (cool-down)"), "{summary}");
+    let lines = h.fake.log_lines();
+    let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!((last["event"].as_str(), last["cause"].as_str()), (Some("rescue"), Some("summarizer failing (cool-down)")));
+
+    // After the cool-down the engine is asked again.
+    h.fake.clear();
+    h.fake.now += 16.0 * 60_000.0;
+    rescued(&h.compact(compact_event("auto")).expect("rescued again"));
+    assert_eq!(h.nexts("session.compact").len(), 1, "after the cool-down the engine compacts again");
+
+    // A person's /compact asks the engine too; once its summarizer answers, the cool-down is over.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nfine again.")));
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 1);
+    h.compact(compact_event("auto")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 2, "the summarizer works again: asked");
+}
+
+#[test]
+fn with_the_rescue_off_there_is_no_cool_down() {
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long".into()));
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert_eq!(h.nexts("session.compact").len(), 2);
 }

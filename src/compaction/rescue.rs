@@ -48,12 +48,48 @@ pub fn cause(rejection: &str) -> &'static str {
         "no assistant message"
     } else if r.contains("api error: 5") || r.contains("internal server error") {
         "API server error"
+    } else if r.contains("cool-down") {
+        "summarizer failing (cool-down)"
+    } else if r.contains("no <summary>") {
+        "no summary"
     } else if r.contains("did not settle") {
         "automatic compaction failed"
     } else {
         "compaction failed"
     }
 }
+
+/// Why a summary row the engine installed is no summary, when the hook can
+/// tell for certain; `None` for one that is, or for a row that is not the
+/// engine's. The engine's row is its head paragraph, an optional
+/// `<system-reminder>` block, the summary, then its transcript paragraph; a
+/// reply with a `<summary>` block becomes `Summary:` and what it held, and one
+/// without (asked for once more, then installed as it came) is there as it
+/// came (measured on 2.1.328: e2e-kit failures/README.md section 1,
+/// `r-manual-ok` against `r-manual-nosummary`, the rows' texts compared).
+pub fn no_summary(row: &str) -> Option<&'static str> {
+    let rest = row.strip_prefix(ENGINE_ROW_HEAD)?;
+    // The head paragraph ends at the first blank line.
+    let (_, rest) = rest.split_once("\n\n")?;
+    let rest = match rest.strip_prefix("<system-reminder>") {
+        Some(r) => r.split_once("</system-reminder>")?.1,
+        None => rest,
+    };
+    let body = rest.split_once(ENGINE_ROW_TAIL).map_or(rest, |(b, _)| b);
+    let body = body.trim();
+    if body.is_empty() {
+        Some("the engine's summary row held no summary")
+    } else if !body.starts_with("Summary:") {
+        Some("the summarizer's reply held no <summary> block; the engine installed it as the summary")
+    } else {
+        None
+    }
+}
+
+/// The start of the engine's summary row (2.1.328).
+const ENGINE_ROW_HEAD: &str = "This session is being continued from a previous conversation";
+/// What follows the summary in the engine's row.
+const ENGINE_ROW_TAIL: &str = "\n\nIf you need specific details from before compaction";
 
 /// The summary row's first line.
 pub fn header(tier: u8, cause: &str, rejection: &str) -> String {
@@ -355,6 +391,27 @@ pub fn usable(reply: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    /// The engine's rows as 2.1.328 installed them (r-manual-ok, r-manual-nosummary).
+    fn engine_row(body: &str) -> String {
+        format!("This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n{body}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /tmp/x.jsonl\nContinue the conversation from where it left off without asking the user any further questions.")
+    }
+
+    #[test]
+    fn a_row_with_no_summary_is_known_and_a_summary_is_left_alone() {
+        assert_eq!(no_summary(&engine_row("Summary:\n1. Primary Request and Intent: FAKE-SUMMARY of the conversation so far.")), None);
+        assert!(no_summary(&engine_row("I cannot summarize this conversation.")).is_some_and(|w| w.contains("no <summary>")));
+        assert!(no_summary(&engine_row("   ")).is_some_and(|w| w.contains("held no summary")));
+        // Without the system-reminder block, and without the tail.
+        assert_eq!(no_summary("This session is being continued from a previous conversation.\n\nSummary:\nok"), None);
+        assert!(no_summary("This session is being continued from a previous conversation.\n\nno tags here").is_some());
+        // Not the engine's row, or not one the hook can read for certain: left alone.
+        assert_eq!(no_summary("[compact-plus wrote this summary]"), None);
+        assert_eq!(no_summary(""), None);
+        assert_eq!(no_summary("This session is being continued from a previous conversation."), None);
+        assert_eq!(no_summary("This session is being continued from a previous conversation.\n\n<system-reminder> unclosed"), None);
+        assert_eq!(cause("the summarizer's reply held no <summary> block; the engine installed it as the summary"), "no summary");
+    }
     use super::*;
     use crate::message::parse_messages;
     use serde_json::json;

@@ -67,6 +67,11 @@ pub enum Call {
     StartNext {
         #[serde(skip_serializing_if = "Option::is_none")]
         instructions: Option<String>,
+        /// Messages sent down changed (`next({ ...e, messages })`): each listed
+        /// one built from its role, text and tool blocks with these tool-result
+        /// texts, without its handle; every other one as the engine sent it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cut: Option<Vec<crate::compaction::trim::Cut>>,
     },
     /// The result of the `next` that [`Call::StartNext`] started. A rejection
     /// comes back as a value (`{err, rejected: true}`, read by [`Host::rejection`]):
@@ -91,7 +96,11 @@ pub enum Call {
     /// The whole of such an event: the answer is `{lens, event}` with each text
     /// numbered in `event` and its UTF-8 byte length in `lens`; the texts come
     /// beside the answer (`resumePacked`).
-    Pack,
+    Pack {
+        /// Each user message's tool-result texts too (`resultTexts`), for the trim.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        results: bool,
+    },
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
     /// `$.command.run({ command, args })`: queued until the session is idle; it
@@ -128,6 +137,9 @@ struct WireAnswer {
 pub struct Rejection {
     pub message: String,
     pub aborted: bool,
+    /// `next` itself rejected; `false` for a compaction it resolved to that is
+    /// no compaction (a summary row with no summary), which compact-plus replaces.
+    pub from_next: bool,
 }
 
 fn null() -> Box<RawValue> {
@@ -147,6 +159,7 @@ pub fn parse_wire(json: &str, asked: usize) -> (Vec<Answer>, Option<Rejection>) 
     let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
         message: w.err.clone().unwrap_or_default(),
         aborted: w.aborted,
+        from_next: true,
     });
     let mut answers: Vec<Answer> = wire
         .into_iter()
@@ -318,6 +331,11 @@ pub struct Done {
 pub struct Compacted {
     pub summary: String,
     pub keep: Vec<usize>,
+    /// It stands where `next` did not reject: in place of a compaction `next`
+    /// resolved to (a summary row that is no summary), or of one `next` was not
+    /// asked for (the summarizer failed within the cool-down).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaces: bool,
 }
 
 /// One `prompt.context` block, as the engine takes them.
@@ -392,7 +410,7 @@ mod tests {
         assert!(matches!(m.step_with(Some(answers), rejection), Step::Ask(_)));
         let (answers, rejection) = parse_wire(r#"[{"err":"prompt is too long","rejected":true,"aborted":false}]"#, 1);
         let Step::Done(got) = m.step_with(Some(answers), rejection) else { panic!() };
-        let want = Rejection { message: "prompt is too long".into(), aborted: false };
+        let want = Rejection { message: "prompt is too long".into(), aborted: false, from_next: true };
         assert_eq!(got, (true, None, true, Some(want)));
     }
 
@@ -411,11 +429,11 @@ mod tests {
         let j = serde_json::to_string(&Call::Stat { path: "/a".into(), resolve: false }).unwrap();
         assert_eq!(j, r#"{"op":"stat","path":"/a"}"#);
         assert_eq!(serde_json::to_string(&Call::Now).unwrap(), r#"{"op":"now"}"#);
-        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()) }).unwrap();
+        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()), cut: None }).unwrap();
         assert_eq!(j, r#"{"op":"startNext","instructions":"x"}"#);
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
-        assert_eq!(serde_json::to_string(&Call::Pack).unwrap(), r#"{"op":"pack"}"#);
+        assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(
             serde_json::to_string(&c).unwrap(),

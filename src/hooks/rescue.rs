@@ -166,6 +166,11 @@ pub(super) async fn rescue(
         // The row is ours: the blocks are in it, nothing waits for a channel.
         carried.pending = None;
         carried.disk_read = true;
+        // Later compactions are trimmed on the way down (`compaction::trim`).
+        carried.ptl_seen |= cause == "prompt too long";
+        if rejection.from_next {
+            carried.rescued_at = Some(started);
+        }
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;
@@ -185,5 +190,5 @@ pub(super) async fn rescue(
         ];
         log(host, dir, &entry).await;
     }
-    Done { compacted: Some(Compacted { summary, keep }), ..Done::pass_through() }
+    Done { compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }), ..Done::pass_through() }
 }

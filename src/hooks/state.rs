@@ -130,6 +130,19 @@ pub struct Carried {
     /// it, by path: a file whose text is the same is unchanged, however the
     /// engine's loader (which the port follows) reads it.
     pub loaded: Vec<(String, String)>,
+    /// The engine's last figures for the context: the last response's input
+    /// tokens and the window (`$.session.usage`, read at each turn's end). The
+    /// trim before the summarizer reads them.
+    pub usage: Option<(f64, f64)>,
+    /// A compaction failed on a prompt too long in this session: later ones are
+    /// trimmed on the way down.
+    pub ptl_seen: bool,
+    /// When (clock ms) compact-plus last answered a compaction whose summarizer
+    /// failed: within the cool-down an automatic compaction is answered by the
+    /// rescue without asking that summarizer again (a retry storm otherwise:
+    /// 2-8 failing summarizer requests at every later turn, the engine's
+    /// breaker reset at each prompt; e2e-kit failures/README.md section 1).
+    pub rescued_at: Option<f64>,
 }
 
 impl Default for Carried {
@@ -145,6 +158,9 @@ impl Default for Carried {
             precomputed: false,
             disk_read: false,
             loaded: Vec::new(),
+            usage: None,
+            ptl_seen: false,
+            rescued_at: None,
         }
     }
 }

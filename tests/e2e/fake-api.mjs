@@ -23,9 +23,16 @@
 //                          failures/README.md section 1): 'ptl' (400 "prompt is too long: 1050000
 //                          tokens > 1000000 maximum"), '500' (500 api_error), '529' (529
 //                          overloaded_error), 'empty' (200, an empty text block), 'nocontent' (200, no
-//                          content block). compactFailTimes: how many fail (default -1: all).
+//                          content block), 'nosummary' (200, "I cannot summarize this conversation.":
+//                          a reply without a <summary> block, the kit's text; the engine asks once
+//                          more, then installs it as the summary). compactFailTimes: how many fail
+//                          (default -1: all).
 //   rescueFail / rescueReply  the same for compact-plus's own rescue requests ($.model.complete,
 //                          kind 'rescue', known by the rescue's system prompt), and the text they get.
+//   ptlAbove               a real-API-like limit, as the kit's fake-api-fail.mjs has it: any
+//                          /v1/messages whose body is over ptlAbove*4 bytes gets HTTP 400 "prompt is
+//                          too long: <bytes/4> tokens > <ptlAbove> maximum" (kit r-ptl-real: the engine
+//                          then compacts, trigger auto). compactPtlAbove: the same, summarizer only.
 //   toolUseQueue           list of {name, input}: the next normal turn-start request(s) answer with it.
 //
 // What it answers:
@@ -60,6 +67,8 @@ export function defaultKnobs() {
     compactFail: null,
     compactFailTimes: -1,
     rescueFail: null,
+    ptlAbove: null,
+    compactPtlAbove: null,
     rescueReply: '## Decisions\n- fake rescue summary: KIWI-1001 and LIME-2002 are the fruits to keep\n## Open Questions\n- No open questions.',
   };
 }
@@ -143,8 +152,15 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
     const model = body?.model ?? 'claude-fake';
     const kind = isRescueRequest(body) ? 'rescue' : isCompactionRequest(body) ? 'compaction' : 'normal';
     const failMode = kind === 'compaction' ? state.compactFail : kind === 'rescue' ? state.rescueFail : null;
+    const bodyBytes = Buffer.byteLength(JSON.stringify(body ?? {}));
+    const limit = kind === 'compaction' && state.compactPtlAbove ? state.compactPtlAbove : state.ptlAbove;
+    if (limit && Math.ceil(bodyBytes / 4) > limit) {
+      Object.assign(entry, { kind, injected: 'ptl-limit', bodyBytes });
+      return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${Math.ceil(bodyBytes / 4)} tokens > ${limit} maximum` } });
+    }
     const failing = failMode && (kind === 'rescue' || state.compactFailTimes < 0 || failed < state.compactFailTimes);
-    if (failing) {
+    const noSummary = failing && failMode === 'nosummary';
+    if (failing && !noSummary) {
       if (kind === 'compaction') failed++;
       Object.assign(entry, { kind, injected: failMode });
       if (failMode === 'ptl') return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 1050000 tokens > 1000000 maximum' } });
@@ -156,7 +172,12 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       : (state.inputTokensSeq.length ? state.inputTokensSeq.shift() : state.inputTokens);
     if (inputTokens === 'estimate') inputTokens = Math.ceil(JSON.stringify(body ?? {}).length / 4);
     const tool = kind === 'normal' ? toolUseFor(body, state) : null;
-    const text = kind === 'compaction'
+    if (noSummary) {
+      if (kind === 'compaction') failed++;
+      Object.assign(entry, { kind, injected: failMode });
+    }
+    const text = noSummary ? 'I cannot summarize this conversation.'
+      : kind === 'compaction'
       ? `<analysis>fake analysis</analysis>\n<summary>\n${state.summary}\n</summary>`
       : kind === 'rescue' ? state.rescueReply : state.reply;
     Object.assign(entry, { kind, inputTokens, toolUse: tool, reply: tool ? null : text });

@@ -530,7 +530,7 @@ export class FakeHost {
    * an automatic one [probe §5].
    */
   async summarize(down) {
-    this.requests.push({ kind: 'summarizer', instructions: down.instructions, messages: down.messages.length })
+    this.requests.push({ kind: 'summarizer', instructions: down.instructions, messages: down.messages.length, down: down.messages })
     if (this.summarizer.hold) await this.summarizer.hold.wait()
     if (this.summarizer.reject) throw this.summarizer.reject
     const keep = down.trigger === 'auto' ? 2 : this.summarizer.keep

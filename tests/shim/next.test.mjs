@@ -4,6 +4,7 @@
 // through. The real shim and the real core (pkg/), against the fake host (./fake-host.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { isDeepStrictEqual } from 'node:util'
 import { register } from '../../js/compact-plus.js'
 import { withShim, HANDOFF_HEAD, VERBATIM_OPEN, POINTER_HEAD, count } from './fake-host.mjs'
 
@@ -238,4 +239,49 @@ test('a resolved next is the hook\'s result even if the core asked for its own c
   const out = await host.compact({ trigger: 'manual' })
   assert.deepEqual(out.value, out.below)
   assert.equal(host.callsOf('model.complete').length, 0)
+})
+
+test('after a prompt too long, the next compaction cuts the largest old tool result on the way down and keeps every other message with its handle', async () => {
+  const host = shim({ mode: 'headless' })
+  await host.prompt('turn one: the parser fails on nested lists')
+  // The engine's summarizer refused once as too long [e2e-kit failures/README.md §1]: the rescue answers.
+  host.summarizer.reject = new Error('prompt is too long: 1050000 tokens > 1000000 maximum')
+  await host.compact({ trigger: 'manual' })
+  host.summarizer.reject = null
+  // A tool loop with a large old result, then the newest round.
+  const big = '1\n'.repeat(60_000)
+  const id = 'toolu_01'
+  host.conversation.push(
+    { role: 'user', text: 'run the tests', toolUses: [], handle: 'p1' },
+    { role: 'assistant', text: '', toolUses: [{ tool_use_id: id, tool: 'Bash', input: { command: 'seq 1 60000' }, text: big }], handle: 'a1' },
+    { role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: id, text: big, isError: false }], handle: 'r1' },
+    { role: 'assistant', text: 'Done.', toolUses: [], handle: 'a2' },
+    { role: 'user', text: 'now fix it', toolUses: [], handle: 'p2' },
+  )
+  const given = host.conversation
+  const out = await host.compact({ trigger: 'manual' })
+  assert.equal(out.hookError, undefined, String(out.hookError))
+  const down = host.requests.filter((r) => r.kind === 'summarizer').at(-1).down
+  assert.equal(down.length, given.length)
+  const cut = down.filter((m, i) => !isDeepStrictEqual(m, given[i]))
+  assert.equal(cut.length, 1, 'one message changed')
+  const [m] = cut
+  assert.equal(m.handle, undefined, 'a changed message goes down without its handle')
+  assert.equal(m.role, 'user')
+  assert.equal(m.toolResults[0].tool_use_id, id)
+  assert.ok(m.toolResults[0].text.length < 1_200 && m.toolResults[0].text.startsWith('1\n1\n'), m.toolResults[0].text.slice(0, 80))
+  // Every other message is the engine's own object, handle and all; the newest untouched.
+  for (const [i, g] of given.entries()) if (g.handle !== 'r1') assert.deepEqual(down[i], g)
+  await host.settle()
+})
+
+test('with no prompt too long and the context under the window, the summarizer gets the event\'s messages as they came', async () => {
+  const host = shim({ mode: 'headless' })
+  await host.prompt('turn one', { tokens: 30_000 })
+  host.conversation.push({ role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: 't', text: 'x'.repeat(100_000), isError: false }], handle: 'r1' })
+  const given = host.conversation
+  await host.compact({ trigger: 'manual' })
+  const down = host.requests.filter((r) => r.kind === 'summarizer').at(-1).down
+  assert.deepEqual(down, given, 'no message changed')
+  await host.settle()
 })
