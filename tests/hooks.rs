@@ -2342,6 +2342,24 @@ fn a_compaction_before_the_wait_makes_the_turn_end_moot_too() {
 }
 
 #[test]
+fn two_hooks_logging_at_once_lose_no_line() {
+    // A turn-end job writes its line while a compaction logs its own (seen on the
+    // real CLI: a rescue's line overwritten by the job's read-modify-write). Here
+    // the compaction runs inside the job's write, and that write lands last.
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.at_turn_end_op = Some(("write", compact_event("auto")));
+    h.turn().unwrap();
+    let events: Vec<String> = h
+        .fake
+        .log_lines()
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(events, ["turn-end-compact", "compact", "turn-end-compact-skipped"], "{:?}", h.fake.log_lines());
+}
+
+#[test]
 fn a_compaction_during_the_wait_makes_the_turn_end_moot() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);

@@ -161,7 +161,7 @@ async fn refreshed_files(host: &Host, session: &Session, result: ContextFiles, e
     });
     if let Ok(Some(dir)) = history_dir(host).await {
         let list = serde_json::to_string(&refreshed).unwrap_or_default();
-        log(host, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
+        log(host, session, &dir, &[("event", json_str("instructions-refreshed")), ("files", list)]).await;
     }
     Some(serde_json::Value::Array(files))
 }

@@ -188,7 +188,7 @@ pub(super) async fn rescue(
             ("verbatim", entries.len().to_string()),
             ("file", gathered.file.as_deref().map_or("null".into(), json_str)),
         ];
-        log(host, dir, &entry).await;
+        log(host, session, dir, &entry).await;
     }
     Done { compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }), ..Done::pass_through() }
 }

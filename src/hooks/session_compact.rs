@@ -418,7 +418,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
         entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
         entry.push(("file", gathered.file.as_deref().map_or("null".into(), json_str)));
-        log(&host, dir, &entry).await;
+        log(&host, &session, dir, &entry).await;
     }
     Done::pass_through()
 }

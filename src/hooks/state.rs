@@ -95,6 +95,9 @@ pub struct State {
     /// Compactions of the main conversation under way (their hooks started, not
     /// ended). Not carried: a rebuild loses those hooks, so none is under way.
     pub compacting: usize,
+    /// `log.jsonl` as this process last wrote it, with its folder: the base of
+    /// the next line (not carried: a rebuilt core reads the file again).
+    pub log_text: Option<(String, String)>,
 }
 
 /// What the shim keeps for the core while it rebuilds the instance (after a

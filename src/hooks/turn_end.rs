@@ -97,7 +97,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     let Ok(dir) = history_dir(&host).await else { return Done::pass_through() };
     let percent = json_number(session.options.turn_end_percent);
     if let Some(dir) = &dir {
-        log(&host, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
+        log(&host, &session, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
     }
     let _ = host.call(Call::After { ms: TURN_END_DELAY_MS }).await;
     // The context compacted meanwhile, or is compacting now (the next prompt
@@ -108,7 +108,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     };
     if meanwhile {
         if let Some(dir) = &dir {
-            log(&host, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
+            log(&host, &session, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
         }
         return Done::pass_through();
     }
@@ -127,7 +127,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
         }
         if let Some(dir) = &dir {
             let entry = [("event", json_str("turn-end-compact-failed")), ("error", json_str(&session.clean(&error_text(&err))))];
-            log(&host, dir, &entry).await;
+            log(&host, &session, dir, &entry).await;
         }
     }
     Done::pass_through()
