@@ -5,6 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod project;
 pub mod search;
 
 /// Searches the history files (`paths[i]` holds `texts[i]`) and answers the
@@ -16,6 +17,27 @@ pub fn recall(paths: Vec<String>, texts: Vec<String>, query: String, regex: bool
     let role = (!role.is_empty()).then_some(role);
     let q = search::Query { text: query, regex, role, limit: limit as usize };
     search::search(&files, &q)
+}
+
+/// Recall across this project's earlier sessions. `request` is the core's
+/// (the sources, their byte ranges, the query or the message to show);
+/// `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
+/// the read of text `i` failed.
+#[wasm_bindgen]
+pub fn recall_project(request: String, texts: Vec<String>, missing: Vec<u8>) -> String {
+    let (ask, sources) = match project::parse_request(&request) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let mut gone = Vec::with_capacity(sources.len());
+    let mut at = 0;
+    for s in &sources {
+        let n = s.reads.len().max(1);
+        gone.push((at..at + n).any(|i| missing.get(i).is_some_and(|m| *m != 0)));
+        at += n;
+    }
+    let grouped = project::group(&sources, texts);
+    project::answer(&ask, &sources, grouped, &gone)
 }
 
 #[cfg(test)]

@@ -290,7 +290,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
-        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool);
+        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
@@ -311,6 +311,17 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.disk_read = true;
     }
 
+    // The summary row's text beside the history, so a later session's project
+    // recall finds what this one concluded.
+    if let (Some(file), Some(summary)) = (&gathered.file, out.iter().flatten().next()) {
+        let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
+        let text = session.clean(summary.text());
+        if !text.trim().is_empty() {
+            if let Err(err) = host.call(Call::Write { path, text }).await {
+                debug(&host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
+            }
+        }
+    }
     if let Some(dir) = &gathered.dir {
         keep_pending(&host, dir, pending.as_deref()).await;
         let _ = prune_old(&host, &session, dir).await;

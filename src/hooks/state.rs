@@ -17,11 +17,13 @@ pub struct Options {
     pub keep_days: f64,
     pub redact: bool,
     pub recall_tool: bool,
+    /// `recallScope: "session"` keeps the recall tool to this session's history.
+    pub recall_project: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true, recall_tool: true }
+        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true, recall_tool: true, recall_project: true }
     }
 }
 
@@ -40,6 +42,8 @@ impl Options {
             redact: JsVal,
             #[serde(rename = "recallTool")]
             recall_tool: JsVal,
+            #[serde(rename = "recallScope")]
+            recall_scope: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -53,6 +57,7 @@ impl Options {
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
             recall_tool: raw.recall_tool != JsVal::Bool(false),
+            recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
         }
     }
 }
