@@ -23,7 +23,7 @@ pub fn recall(paths: Vec<String>, texts: Vec<String>, query: String, regex: bool
 /// (the sources, their byte ranges, the query or the message to show);
 /// `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
 /// the read of text `i` failed.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = recallProject)]
 pub fn recall_project(request: String, texts: Vec<String>, missing: Vec<u8>) -> String {
     let (ask, sources) = match project::parse_request(&request) {
         Ok(r) => r,

@@ -370,7 +370,14 @@ pub fn read_all(sources: &[Source], texts: Vec<Vec<String>>, missing: &[bool]) -
     for (id, mtime, text) in summaries {
         let ts = iso_of_ms(mtime);
         match sessions.iter_mut().find(|s| s.id == id) {
-            Some(s) => s.push("summary", &ts, text),
+            // A saved summary's date is its file's, not the session's.
+            Some(s) => {
+                let (first, last) = (s.first_ts.clone(), s.last_ts.clone());
+                s.push("summary", &ts, text);
+                if !first.is_empty() {
+                    (s.first_ts, s.last_ts) = (first, last);
+                }
+            }
             None => {
                 let mut s = Session { tool: "compact-plus", id, mtime_ms: mtime, ..Session::default() };
                 s.push("summary", &ts, text);
@@ -714,4 +721,240 @@ pub fn parse_request(json: &str) -> Result<(Ask, Vec<Source>), String> {
 pub fn group(sources: &[Source], flat: Vec<String>) -> Vec<Vec<String>> {
     let mut it = flat.into_iter();
     sources.iter().map(|s| (0..s.reads.len().max(1)).map_while(|_| it.next()).collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(kind: &str, session: &str, text: &str, mtime: f64) -> (Source, Vec<String>) {
+        let size = text.len() as u64;
+        (Source { kind: kind.into(), session: session.into(), path: format!("/p/{session}"), mtime_ms: mtime, reads: vec![(0, size)], size }, vec![text.to_owned()])
+    }
+
+    fn q(text: &str) -> Query {
+        Query { text: text.into(), regex: false, role: None, limit: 8 }
+    }
+
+    fn run(ask: &Ask, files: Vec<(Source, Vec<String>)>) -> String {
+        let (sources, texts): (Vec<Source>, Vec<Vec<String>>) = files.into_iter().unzip();
+        let missing = vec![false; sources.len()];
+        answer(ask, &sources, texts, &missing)
+    }
+
+    /// Claude Code rows of every kind seen in ../shared/real-transcripts.
+    fn claude_rows() -> String {
+        [
+            r#"{"type":"summary","summary":"Fix the tokenizer","leafUuid":"x"}"#,
+            r#"{"type":"file-history-snapshot","messageId":"m","snapshot":{}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>"},"timestamp":"2026-03-09T14:00:00.000Z"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"the tokenizer drops zebra-4417 tokens"},"timestamp":"2026-03-09T14:25:05.135Z","isSidechain":false}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Looking."},{"type":"tool_use","name":"Bash","input":{"command":"cargo test tokenizer"}}]},"timestamp":"2026-03-09T14:26:00.000Z"}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"error[E0308]: mismatched types in lexer.rs"}]},"timestamp":"2026-03-09T14:26:30.000Z"}"#,
+            r#"{"type":"progress","data":{"type":"agent_progress","message":{"content":"subagent zebra-4417 work"}}}"#,
+            r#"{"type":"assistant","isSidechain":true,"message":{"role":"assistant","content":"sidechain zebra-4417"}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"meta zebra-4417"}}"#,
+            r#"{"type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-03-09T15:00:00.000Z"}"#,
+            r#"{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued. We decided to keep the lexer."},"timestamp":"2026-03-09T15:00:01.000Z"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"now ship it with key sk-ant-api03-FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE-FAKEFAKEAA"},"timestamp":"2026-03-09T16:00:00.000Z"}"#,
+            "{not json",
+            "[1,2]",
+        ]
+        .join("\n")
+    }
+
+    fn codex_rows() -> String {
+        [
+            r#"{"timestamp":"2026-03-08T09:00:00.000Z","type":"session_meta","payload":{"id":"019a-codex","cwd":"/w/app","cli_version":"0.77.0"}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>zebra-4417</environment_context>"}]}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:02.000Z","type":"event_msg","payload":{"type":"user_message","message":"which command fixed the build? zebra-4417"}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:03.000Z","type":"response_item","payload":{"type":"reasoning","summary":[]}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:04.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"make\",\"clean-build\"]}"}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:05.000Z","type":"response_item","payload":{"type":"function_call_output","output":"build ok"}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:06.000Z","type":"event_msg","payload":{"type":"agent_message","message":"dup"}}"#,
+            r#"{"timestamp":"2026-03-08T09:00:06.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"make clean-build fixed it"}]}}"#,
+            r#"{"timestamp":"2026-03-08T09:10:00.000Z","type":"compacted","payload":{"message":"summary of the codex work","replacement_history":[]}}"#,
+        ]
+        .join("\n")
+    }
+
+    #[test]
+    fn claude_rows_of_every_kind() {
+        let (s, t) = source("claude", "cc-1", &claude_rows(), 2.0);
+        let mut skipped = Skipped::default();
+        let (s, lines) = (s.clone(), lines_of(&s, &t).0);
+        let session = read_claude(&s, &lines, &mut skipped);
+        let roles: Vec<&str> = session.messages.iter().map(|m| m.role.as_str()).collect();
+        assert_eq!(roles, ["user", "user", "assistant", "tool", "summary", "user"]);
+        assert_eq!(session.title.as_deref(), Some("Fix the tokenizer"));
+        assert_eq!(session.compactions, 1);
+        assert_eq!(session.requests, 2, "the command echo is not a request");
+        assert_eq!(skipped, Skipped { malformed: 2, huge: 0, other: 4, unreadable_files: 0 });
+        assert!(session.messages.iter().all(|m| !m.text.contains("sidechain") && !m.text.contains("subagent")));
+        assert!(session.messages[2].text.contains("tool Bash: {\"command\":\"cargo test tokenizer\"}"));
+        let last = &session.messages[5].text;
+        assert!(last.contains("[REDACTED:") && !last.contains("FAKEFAKE"), "{last}");
+    }
+
+    #[test]
+    fn codex_rows_of_every_kind() {
+        let (s, t) = source("codex", "019a-codex", &codex_rows(), 1.0);
+        let mut skipped = Skipped::default();
+        let session = read_codex(&s, &lines_of(&s, &t).0, &mut skipped);
+        let got: Vec<(&str, &str)> = session.messages.iter().map(|m| (m.role.as_str(), m.text.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("user", "which command fixed the build? zebra-4417"),
+                ("tool", "tool shell: {\"command\":[\"make\",\"clean-build\"]}"),
+                ("tool", "build ok"),
+                ("assistant", "make clean-build fixed it"),
+                ("summary", "summary of the codex work"),
+            ]
+        );
+        assert_eq!((session.compactions, session.id.as_str(), session.first_ts.as_str()), (1, "019a-codex", "2026-03-08T09:00:00.000Z"));
+        assert_eq!(skipped.other, 3, "injected user context, reasoning, the duplicate agent_message");
+    }
+
+    #[test]
+    fn the_sessions_view_lists_them_newest_first() {
+        let files = vec![
+            source("codex", "019a-codex", &codex_rows(), 1.0),
+            source("claude", "cc-1", &claude_rows(), 2.0),
+            source("summary", "cc-1", "We kept the lexer; next: ship.", 2.0),
+            source("opencode-prompts", "opencode-prompts", "{\"input\":\"opencode asked this\",\"parts\":[],\"mode\":\"normal\"}\n", 0.5),
+        ];
+        let out = run(&Ask::default(), files);
+        assert!(out.starts_with("recall: 3 earlier sessions of this project, newest first. Skipped: 2 malformed lines"), "{out}");
+        let cc = out.find("1. claude-code · 2026-03-09 14:00Z → 2026-03-09 16:00Z · session cc-1 · 7 messages, 2 requests · 1 compaction · \"Fix the tokenizer\"").expect(&out);
+        let codex = out.find("2. codex · 2026-03-08 09:00Z → 2026-03-08 09:10Z · session 019a-codex").expect(&out);
+        let oc = out.find("3. opencode").expect(&out);
+        assert!(cc < codex && codex < oc);
+        assert!(out.contains("first request: \"the tokenizer drops zebra-4417 tokens\""));
+        assert!(out.contains("last request: \"now ship it with key [REDACTED:"), "{out}");
+    }
+
+    #[test]
+    fn a_search_ranks_excerpts_with_their_source_and_reads_more() {
+        let files = || vec![source("codex", "019a-codex", &codex_rows(), 1.0), source("claude", "cc-1", &claude_rows(), 2.0)];
+        let out = run(&Ask { query: Some(q("zebra-4417 build")), ..Ask::default() }, files());
+        assert!(out.starts_with("recall: 6 hits in 5 messages of 2 earlier sessions (of 2 searched)"), "{out}");
+        // The message holding both words first, then the newer session.
+        let both = out.find("── codex · session 019a-codex · 2026-03-08 09:00Z · message 1 (user) · 2 hits").expect(&out);
+        let cc = out.find("── claude-code · session cc-1 · 2026-03-09 14:25Z · message 2 (user) · 1 hit").expect(&out);
+        assert!(both < cc);
+        assert!(!out.contains("sidechain") && !out.contains("environment_context"), "{out}");
+        // A secret is neither shown nor found.
+        let out = run(&Ask { query: Some(q("FAKEFAKEFAKE")), ..Ask::default() }, files());
+        assert!(out.starts_with("recall: no hits"), "{out}");
+        // Read more: the message in full, from an offset.
+        let more = run(&Ask { session: Some("cc".into()), message: Some(5), ..Ask::default() }, files());
+        assert!(more.contains("── message 5 (summary)") && more.contains("We decided to keep the lexer.") && more.contains("── message 6 (user)"), "{more}");
+        let on = run(&Ask { session: Some("cc-1".into()), message: Some(5), offset: 25, ..Ask::default() }, files());
+        assert!(on.contains("from character 25") && !on.contains("This session is being"), "{on}");
+        let none = run(&Ask { session: Some("nope".into()), message: Some(1), ..Ask::default() }, files());
+        assert!(none.starts_with("recall: no earlier session"), "{none}");
+    }
+
+    #[test]
+    fn huge_lines_and_range_edges_are_skipped_not_fatal() {
+        let huge = format!("{{\"type\":\"user\",\"message\":{{\"content\":\"{}\"}}}}", "y".repeat(MAX_LINE_BYTES + 10));
+        let text = format!("{}\n{huge}\n{}\n", claude_rows(), r#"{"type":"user","message":{"content":"after the huge line"}}"#);
+        let (s, t) = source("claude", "cc-1", &text, 1.0);
+        let mut skipped = Skipped::default();
+        let session = read_claude(&s, &lines_of(&s, &t).0, &mut skipped);
+        assert_eq!(skipped.huge, 1);
+        assert_eq!(session.messages.last().map(|m| m.text.as_str()), Some("after the huge line"));
+    }
+
+    /// A file over 4 MiB, read as the core's ranges give it (its first 4 MiB
+    /// and its newest end): the rows cut at the edges are dropped, the others
+    /// read, the newest row found.
+    #[test]
+    fn a_file_over_4_mib_read_by_ranges() {
+        let row = |k: usize| format!("{{\"type\":\"user\",\"message\":{{\"content\":\"row {k} {}\"}},\"timestamp\":\"2026-03-09T14:00:00.000Z\"}}\n", "p".repeat(200));
+        let mut text = String::new();
+        let mut k = 0;
+        while text.len() < 10 << 20 {
+            text.push_str(&row(k));
+            k += 1;
+        }
+        text.push_str(r#"{"type":"user","message":{"content":"the newest row: quokka"}}"#);
+        let size = text.len() as u64;
+        let four = 4u64 << 20;
+        let reads = vec![(0, four), (size - four, four)];
+        let pieces: Vec<String> = reads.iter().map(|(o, l)| String::from_utf8_lossy(&text.as_bytes()[*o as usize..(*o + *l) as usize]).into_owned()).collect();
+        let source = Source { kind: "claude".into(), session: "big".into(), path: "/p/big".into(), mtime_ms: 1.0, reads, size };
+        let out = answer(&Ask { query: Some(q("quokka")), ..Ask::default() }, &[source.clone()], vec![pieces.clone()], &[false]);
+        assert!(out.contains("message ") && out.contains("the newest row: quokka"), "{out}");
+        assert!(!out.contains("malformed"), "rows cut at a range's edge are not malformed: {out}");
+        let (sessions, _) = read_all(&[source], vec![pieces], &[false]);
+        assert!(sessions[0].gap);
+        assert!(sessions[0].messages.len() < k, "the middle was not read");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_counted() {
+        let (s, t) = source("claude", "cc-1", &claude_rows(), 2.0);
+        let out = answer(&Ask::default(), &[s.clone(), s], vec![t.clone(), t], &[true, false]);
+        assert!(out.contains("1 file that could not be read"), "{out}");
+    }
+
+    #[test]
+    fn iso_of_ms_is_the_civil_date() {
+        assert_eq!(iso_of_ms(1_700_000_000_000.0), "2023-11-14T22:13:20Z");
+        assert_eq!(iso_of_ms(0.0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_of_ms(f64::NAN), "");
+    }
+
+    /// The real sessions in ../shared/real-transcripts (read at test time, never
+    /// copied here): every one reads without a panic, finds messages, and
+    /// counts what it skips.
+    #[test]
+    fn real_transcripts() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-transcripts");
+        let Ok(dirs) = std::fs::read_dir(&root) else {
+            eprintln!("real_transcripts: skipped, {} is absent", root.display());
+            return;
+        };
+        let mut files: Vec<std::path::PathBuf> = Vec::new();
+        for d in dirs.flatten() {
+            for f in std::fs::read_dir(d.path()).into_iter().flatten().flatten() {
+                if f.path().extension().is_some_and(|e| e == "jsonl") {
+                    files.push(f.path());
+                }
+            }
+        }
+        assert!(files.len() >= 10, "{files:?}");
+        let (mut compactions, mut codex_compactions, mut sidechain_free, mut with_request) = (0, 0, true, 0);
+        for path in &files {
+            let bytes = std::fs::read(path).unwrap();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let kind = if name.contains("codex") || name.starts_with("rollout-") { "codex" } else { "claude" };
+            let size = text.len() as u64;
+            let source = Source { kind: kind.into(), session: name.clone(), path: name.clone(), mtime_ms: 1.0, reads: vec![(0, size)], size };
+            let (sessions, skipped) = read_all(&[source], vec![vec![text.clone()]], &[false]);
+            let s = &sessions[0];
+            assert!(!s.messages.is_empty(), "{name}: no messages");
+            with_request += usize::from(s.first_request.is_some());
+            if kind == "codex" {
+                codex_compactions += s.compactions;
+            } else {
+                compactions += s.compactions;
+                let sidechains = text.lines().filter(|l| l.contains("\"isSidechain\":true")).count();
+                sidechain_free &= sidechains == 0 || skipped.other >= sidechains;
+            }
+            let view = sessions_view(&sessions, &skipped);
+            assert!(view.encode_utf16().count() <= MAX_ANSWER, "{name}");
+            let found = search(&sessions, &q("error"), &skipped);
+            assert!(found.encode_utf16().count() <= MAX_ANSWER && found.starts_with("recall: "), "{name}: {found}");
+        }
+        // SOURCES.md: 6 Claude Code sessions hold 7 compactions between them, 2 Codex rollouts hold compacted rows.
+        assert!(compactions >= 6, "{compactions}");
+        assert!(codex_compactions >= 2, "{codex_compactions}");
+        assert!(sidechain_free);
+        // `/init` sessions open with a command echo, not a request.
+        assert!(with_request + 3 >= files.len(), "{with_request} of {}", files.len());
+    }
 }

@@ -288,15 +288,24 @@ async fn project(host: &Host, input: &recall_tool::Input) -> Done {
             "recall: {what} (Claude Code transcripts in {transcripts}, Codex rollouts started in {cwd}, OpenCode's prompt history)."
         ));
     }
-    let request = serde_json::json!({
-        "query": input.query,
-        "session": input.session,
-        "message": input.message,
-        "offset": input.offset,
-        "notes": notes,
-        "sources": sources,
+    #[derive(serde::Serialize)]
+    struct Request<'a> {
+        query: &'a Option<recall_tool::Query>,
+        session: &'a Option<String>,
+        message: Option<usize>,
+        offset: usize,
+        notes: &'a [String],
+        sources: &'a [Source],
+    }
+    let request = serde_json::to_string(&Request {
+        query: &input.query,
+        session: &input.session,
+        message: input.message,
+        offset: input.offset,
+        notes: &notes,
+        sources: &sources,
     })
-    .to_string();
+    .unwrap_or_default();
     let query = input.query.clone().unwrap_or(recall_tool::Query { text: String::new(), regex: false, role: None, limit: 0 });
     Done {
         search: Some(Search { paths: Vec::new(), query, project: Some(Project { sources, deadline_ms: READ_DEADLINE_MS, request }) }),
