@@ -10,11 +10,20 @@ export function __wbg_reset_state(): void;
  */
 export function recall(paths: string[], texts: string[], query: string, regex: boolean, role: string, limit: number): string;
 
+/**
+ * Recall across this project's earlier sessions. `request` is the core's
+ * (the sources, their byte ranges, the query or the message to show);
+ * `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
+ * the read of text `i` failed.
+ */
+export function recallProject(request: string, texts: string[], missing: Uint8Array | number[]): string;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly recall: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number];
+    readonly recallProject: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
