@@ -15,14 +15,12 @@
 // after the hand-back, in bytes and as ratios; and whether the blocks the compaction made still
 // reached the summary row after the rebuild (its carried state). Figures are printed, never
 // judged: --quick (CI) proves it runs, on a session too small to be handed back.
-import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 
 import { register } from '../js/compact-plus.js'
 import { memoryBytes } from '../pkg/compact_plus.js'
 import { withShim, VERBATIM_OPEN, POINTER_HEAD, count } from '../tests/shim/fake-host.mjs'
-import { makeSession, sessionSize } from './session.mjs'
+import { commit, makeSession, sessionSize } from './session.mjs'
 
 const HAND_BACK_BYTES = 32 * 1024 * 1024 // js/compact-plus.js
 
@@ -51,17 +49,6 @@ function parseArgs(argv) {
 const isBun = typeof globalThis.Bun !== 'undefined'
 const engine = () => (isBun ? `Bun ${Bun.version}` : `Node ${process.versions.node} (V8 ${process.versions.v8})`)
 
-function commit() {
-  if (process.env.BENCH_COMMIT) return process.env.BENCH_COMMIT
-  try {
-    const cwd = fileURLToPath(new URL('..', import.meta.url))
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'js', 'pkg'], { cwd, encoding: 'utf8' }).trim()
-    return `commit ${head}${dirty ? ' (src/js/pkg modified)' : ''}`
-  } catch {
-    return 'commit unknown'
-  }
-}
 
 const mib = (n) => `${(n / 1048576).toFixed(1)} MiB`
 const x = (a, b) => (b > 0 ? `${(a / b).toFixed(a / b < 0.1 ? 3 : 2)}x` : '-')

@@ -47,7 +47,7 @@ const benchGlue = existsSync(new URL('compact_plus.js', BENCH_PKG)) ? await impo
 if (benchGlue) benchGlue.initSync({ module: readFileSync(new URL('compact_plus_bg.wasm', BENCH_PKG)) })
 else console.error('no target/bench-pkg (scripts/bench builds it): the audit is not timed by itself')
 import { register as registerShim } from '../js/compact-plus.js'
-import { compactResult, makeSession, sessionSize } from './session.mjs'
+import { commit, compactResult, makeSession, sessionSize } from './session.mjs'
 import { auditJs, redactJs } from './baselines.mjs'
 import { SEED_PATH, referenceSources } from '../tests/e2e/reference-mod.mjs'
 
@@ -281,17 +281,6 @@ function passRows(redactCost, wasmAudit, js, line) {
   line('audit (vs JS)', wasmAudit, js.audit)
 }
 
-function commit() {
-  if (process.env.BENCH_COMMIT) return process.env.BENCH_COMMIT
-  try {
-    const cwd = fileURLToPath(new URL('..', import.meta.url))
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'js', 'pkg'], { cwd, encoding: 'utf8' }).trim()
-    return `commit ${head}${dirty ? ' (src/js/pkg modified)' : ''}`
-  } catch {
-    return 'commit unknown'
-  }
-}
 
 // ---- measuring ----
 

@@ -8,6 +8,8 @@
 // and on the next user row's `toolResults`, then an answer. Text mixes English prose, code, shell
 // output and JSON with non-ASCII (accents, CJK, Cyrillic) and emoji (surrogate pairs). Tool results
 // run up to 50 KB; 4,096 messages come to about 24 MB of JSON.
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 
 /** mulberry32: small, fast, and the same in V8 and JavaScriptCore. */
 export function rng(seed) {
@@ -239,4 +241,17 @@ export function sessionSize(e) {
     for (const t of m.toolResults ?? []) text += (t.text ?? '').length
   }
   return { jsonChars: json.length, jsonBytes: Buffer.byteLength(json, 'utf8'), textChars: text }
+}
+
+/** The commit measured, for a report's header (BENCH_COMMIT overrides it). */
+export function commit() {
+  if (process.env.BENCH_COMMIT) return process.env.BENCH_COMMIT
+  try {
+    const cwd = fileURLToPath(new URL('..', import.meta.url))
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'js', 'pkg'], { cwd, encoding: 'utf8' }).trim()
+    return `commit ${head}${dirty ? ' (src/js/pkg modified)' : ''}`
+  } catch {
+    return 'commit unknown'
+  }
 }

@@ -5,7 +5,11 @@
 // 1. `next` is called at most once per hook (`Run.callNext`), and a hook that
 //    called it returns what it gave.
 // 2. An error reaches the engine only when it is `next`'s own rejection, passed
-//    up as it came; every other failure lets the engine's result through.
+//    up as it came (the same error object); every other failure lets the
+//    engine's result through. After `next` rejected, the core may answer a
+//    compaction of its own instead (`done.compacted`); after it resolved or
+//    without it, only where the core says so (`compacted.replaces`: a summary
+//    row that is no summary, a summarizer that failed within the cool-down).
 // 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
 //    A throw there rebuilds the instance with the session state the core last
 //    carried and ids that go on past the old ones; a hook of the old instance
@@ -129,7 +133,23 @@ function downEvent(e, call) {
     const content = [...down.message.content, ...call.append.map((t) => ({ type: 'text', text: t }))]
     down = { ...down, message: { ...down.message, content } }
   }
+  if (Array.isArray(call.cut) && Array.isArray(down.messages)) down = { ...down, messages: cutMessages(down.messages, call.cut) }
   return down
+}
+
+// The trim before the summarizer: each listed message built from its role,
+// text and tool blocks with the core's tool-result texts, its handle left out
+// (a changed message is built, not mapped: e2e-kit failures/README.md section 3);
+// every other message goes down as the engine sent it, handle and all.
+function cutMessages(messages, cuts) {
+  const byIndex = new Map(cuts.map((c) => [c.index, c]))
+  return messages.map((m, i) => {
+    const c = byIndex.get(i)
+    if (!c || !m || typeof m !== 'object' || !Array.isArray(m.toolResults)) return m
+    const { handle, ...rest } = m
+    const results = Array.isArray(c.results) ? c.results : []
+    return { ...rest, toolResults: m.toolResults.map((r, k) => (typeof results[k] === 'string' && r && typeof r === 'object' ? { ...r, text: results[k] } : r)) }
+  })
 }
 
 // A session.compact event starts the core with each message's role and handle
@@ -142,7 +162,7 @@ function roles(e) {
   return JSON.stringify({ ...e, messages: e.messages.map(slim), textsDeferred: true })
 }
 
-function skeleton(e) {
+function skeleton(e, withResults) {
   const texts = []
   const text = (s) => (typeof s === 'string' ? texts.push(s) - 1 : null)
   const use = (u) => (u && typeof u === 'object' ? { tool: u.tool, input: u.input, text: text(u.text), isError: u.isError } : u)
@@ -154,14 +174,15 @@ function skeleton(e) {
           handle: m.handle,
           toolUses: Array.isArray(m.toolUses) ? m.toolUses.map(use) : m.toolUses,
           toolResults: typeof m.toolResults?.length === 'number' ? m.toolResults.length : undefined,
+          resultTexts: withResults && Array.isArray(m.toolResults) ? m.toolResults.map((r) => text(r?.text)) : undefined,
         }
       : m
   return [{ ...e, messages: e.messages.map(message) }, texts]
 }
 
 const encoder = new TextEncoder()
-function pack(e) {
-  const [event, texts] = skeleton(e)
+function pack(e, withResults) {
+  const [event, texts] = skeleton(e, withResults)
   let size = 0
   for (const s of texts) size += s.length
   let bytes = new Uint8Array(size + (size >> 3) + 1024)
@@ -214,7 +235,8 @@ function newRun(e, next) {
         },
       )
     },
-    // The engine's own result, as it stands: `next`'s if called, else a fresh `next(e)`.
+    // The engine's own result, as it stands: `next`'s if called (its very
+    // rejection, if it rejected), else a fresh `next(e)`.
     passThrough() {
       if (run.started) return run.started
       if (run.called || !next) return run.result
@@ -232,7 +254,7 @@ async function answer(call, run, seen, next, io) {
       if (!seen) return { err: 'no texts were left out' }
       try {
         if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
-        const [skeleton, bytes] = pack(seen)
+        const [skeleton, bytes] = pack(seen, call.results === true)
         run.packed = bytes
         return { ok: skeleton }
       } catch (err) {
@@ -245,7 +267,13 @@ async function answer(call, run, seen, next, io) {
       return { ok: null }
     case 'nextResult':
       if (!run.started) return { err: 'no next was started' }
-      return { ok: await run.started } // a rejection passes up: it is `next`'s
+      // A rejection is an answer too: the core may compact in the engine's
+      // place. The error object stays in `run.rejected`, to pass up as it came.
+      try {
+        return { ok: await run.started }
+      } catch (err) {
+        return { err: text(err), rejected: true, aborted: next?.signal?.aborted === true }
+      }
     case 'next':
       if (run.called || !next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
@@ -263,6 +291,7 @@ async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
+  if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)
   if (done.search) return { result: await search(done.search, io) }
   let result = await run.passThrough()
   if (done.instructionFiles) result = { ...result, instructionFiles: done.instructionFiles }
@@ -271,6 +300,15 @@ async function finish(done, run, io) {
     result = { ...result, blocks: [...blocks, done.contextBlock] }
   }
   return result
+}
+
+// The core's own compaction, answered after `next` rejected: its summary as a
+// user row, then the event's messages it keeps, as the engine handed them
+// (handle and all), so the engine maps them to its own (measured: e2e-kit
+// failures/README.md section 2).
+function own({ summary, keep }, e) {
+  const kept = (Array.isArray(keep) ? keep : []).map((i) => e.messages[i]).filter((m) => m && typeof m === 'object')
+  return { messages: [{ role: 'user', text: String(summary), toolUses: [] }, ...kept] }
 }
 
 // Runs one hook of the core to its end.
@@ -298,7 +336,8 @@ async function drive(hook, e, next, io) {
         const json = JSON.stringify(answers)
         s = step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
       }
-      if (run.started) await run.started
+      // A rejected `next` is the core's to answer (`finish`), or passes up there.
+      if (run.started) await run.started.catch(() => {})
       if (s.done) return await finish(s.done, run, io)
       io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
     } finally {
@@ -372,7 +411,7 @@ function job(name, io) {
 }
 
 // The `$` call behind each of the core's calls.
-function perform($, call) {
+function perform($, call, signal) {
   switch (call.op) {
     case 'env':
       if (call.name === 'HOME') return $.env.get('HOME')
@@ -407,6 +446,13 @@ function perform($, call) {
       return $.command.run({ command: call.command, args: call.args })
     case 'registerTool':
       return $.tool.register(call.spec)
+    case 'complete':
+      // `timeoutMs` bounds the call itself (a `$` call's time is not the
+      // hook's); `next.signal` cuts it when the person presses Esc [dts].
+      return $.model.complete(
+        { model: call.model, prompt: call.prompt, system: call.system, maxTokens: call.maxTokens, timeoutMs: call.timeoutMs },
+        signal ? { signal } : undefined,
+      )
     default:
       return Promise.reject(new Error(`unknown call: ${call.op}`))
   }
@@ -417,16 +463,18 @@ function perform($, call) {
 const UNTIMED = new Set(['after', 'command'])
 
 // What a hook does with the world: `$` calls bounded in time, the debug log, a clock.
-function hostOf($) {
+function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     after: (ms, fn) => $.clock.after(ms, fn),
     perform(call) {
-      const op = perform($, call)
+      const op = perform($, call, signal)
       if (UNTIMED.has(call.op)) return op
       let timer
       const late = new Promise((_, reject) => {
-        timer = $.clock.after(CALL_TIMEOUT_MS, () => reject(new Error(`${call.op} timed out`)))
+        // A completion has its own bound (`timeoutMs`); this one only backs it up.
+        const ms = call.op === 'complete' ? Number(call.timeoutMs) + CALL_TIMEOUT_MS : CALL_TIMEOUT_MS
+        timer = $.clock.after(ms, () => reject(new Error(`${call.op} timed out`)))
       })
       return Promise.race([op, late]).finally(() => timer && timer.cancel())
     },
@@ -448,8 +496,11 @@ function hook($, e, next) {
       return null
     })
   }
-  const io = hostOf($)
+  const io = hostOf($, next?.signal)
   if (next.event === 'session.start') return startSession(e, next, io)
+  // The session's end has one short bound for every hook: a core never
+  // instantiated holds no state to drop, so there is nothing to wait for.
+  if (next.event === 'session.end' && !core.live) return next(e)
   return drive(next.event, e, next, io)
 }
 
@@ -461,6 +512,7 @@ export function register(on, opts) {
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
+  on('session.end', hook).catch(($, e, next) => next(e))
   if (opts?.recallTool === false) return
   on('session.start', hook).catch(($, e, next) => next(e))
   on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))

@@ -48,13 +48,17 @@ pub fn unpack(lens: &[usize], bytes: &[u8]) -> Vec<String> {
 /// A message's or a tool's text: a string, or in a packed event the number of a
 /// text sent beside the JSON (moved out, not copied).
 fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(match JsVal::deserialize(d)? {
+    Ok(text_of(JsVal::deserialize(d)?))
+}
+
+fn text_of(v: JsVal) -> Option<String> {
+    match v {
         JsVal::Str(s) => Some(s),
         JsVal::Num(k) if k >= 0.0 => PACKED.with(|p| {
             p.borrow_mut().as_mut().and_then(|texts| texts.get_mut(k as usize)).map(std::mem::take)
         }),
         _ => None,
-    })
+    }
 }
 
 /// `x?.length ?? 0` for a list (or a string) of tool results.
@@ -93,6 +97,19 @@ pub struct Message {
     pub tool_uses: LenientList<ToolUse>,
     #[serde(rename = "toolResults", deserialize_with = "lenient_len")]
     pub tool_results: usize,
+    /// The texts of a user message's tool results, sent only when the trim
+    /// before the summarizer asked for them (`Call::Pack { results }`): one per
+    /// result, in order, `None` for one that is no string.
+    #[serde(rename = "resultTexts", deserialize_with = "lenient_texts")]
+    pub result_texts: Vec<Option<String>>,
+}
+
+/// A list of texts, each as `lenient_text` reads it; anything but a list is none.
+fn lenient_texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Option<String>>, D::Error> {
+    Ok(match JsVal::deserialize(d)? {
+        JsVal::Array(items) => items.into_iter().map(text_of).collect(),
+        _ => Vec::new(),
+    })
 }
 
 impl Message {

@@ -97,6 +97,9 @@ struct Fake {
     windows: bool,
     fails: Vec<Fail>,
     log: Vec<Rec>,
+    /// `$.model.complete`'s answers, in turn; past them an API error, as a
+    /// completion the API refused resolves (ModelCompleteResult, d.ts).
+    completions: std::collections::VecDeque<Value>,
 }
 
 impl Fake {
@@ -139,6 +142,7 @@ impl Fake {
             ]),
             fails: Vec::new(),
             log: Vec::new(),
+            completions: Default::default(),
         }
     }
 
@@ -345,6 +349,16 @@ impl Fake {
                 json!({"exitCode": 0, "stdout": "", "stderr": "", "isStdoutTruncated": false, "isStderrTruncated": false}),
             )),
             "debug" => Ok(None),
+            // An answer's `tookMs` (the fake's own field) is how long the model took: the clock moves.
+            "complete" => {
+                let mut answer = self.completions.pop_front().unwrap_or_else(|| {
+                    json!({"isAnswered": false, "reason": "api-error", "status": 500, "error": "server_error", "usage": {}})
+                });
+                if let Some(ms) = answer.as_object_mut().and_then(|o| o.remove("tookMs")).and_then(|v| v.as_f64()) {
+                    self.now += ms;
+                }
+                Ok(Some(answer))
+            }
             "after" => {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
                 Ok(None)
@@ -444,6 +458,8 @@ struct Harness {
     /// A compaction the engine runs when the turn-end job first asks for this op
     /// (it gave the engine a turn: the next prompt may have been sent then).
     at_turn_end_op: Option<(&'static str, Value)>,
+    /// `next.signal` had aborted when the summarizer's `next` rejected (Esc).
+    aborted: bool,
 }
 
 impl Harness {
@@ -456,6 +472,7 @@ impl Harness {
             core: Core::new(options),
             fake: Fake::new(),
             during_after: None,
+            aborted: false,
             deferred: None,
             under_way_after: None,
             under_way: None,
@@ -553,11 +570,9 @@ impl Harness {
                             result = v.clone();
                             answers.push(json!({ "ok": v }));
                         }
-                        Some(Err(err)) => {
-                            self.core.cancel(id);
-                            self.fake.record(hook, json!({"op": "cancel", "id": id}));
-                            return Err(err);
-                        }
+                        // As the shim does: the rejection is an answer, the
+                        // core may compact in the engine's place.
+                        Some(Err(err)) => answers.push(json!({"err": err, "rejected": true, "aborted": self.aborted})),
                     }
                     continue;
                 }
@@ -635,6 +650,24 @@ impl Harness {
             if let Some(carry) = step.get("carry") {
                 self.carried = carry.to_string();
             }
+        }
+        // After `next` rejected: the core's own compaction, or the very rejection;
+        // after it resolved or without it, the core's own only where it says it replaces it.
+        let own = step.get("done").and_then(|d| d.get("compacted"));
+        let replaces = own.is_some_and(|o| o["replaces"] == json!(true));
+        let err = match &started {
+            Some(Err(err)) => Some(err.clone()),
+            _ if replaces => Some("replaced".to_owned()),
+            _ => None,
+        };
+        if let (Some(err), Some(own)) = (err, own) {
+            let mut messages = vec![json!({"role": "user", "text": own["summary"], "toolUses": []})];
+            let given = e["messages"].as_array().cloned().unwrap_or_default();
+            for i in own["keep"].as_array().into_iter().flatten().filter_map(Value::as_u64) {
+                messages.extend(given.get(i as usize).cloned());
+            }
+            self.fake.record(hook, json!({"op": "own", "after": err}));
+            return Ok(json!({ "messages": messages }));
         }
         // The shim never leaves a started `next` behind: its result is the hook's.
         if let (Some(r), Value::Null) = (&started, &result) {
@@ -1065,7 +1098,7 @@ fn unpacked_texts_cost_the_history_alone() {
 
 #[test]
 fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
-    let mut h = Harness::new();
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Err("the summarizer failed".into()));
     assert_eq!(h.compact(compact_event("manual")), Err("the summarizer failed".into()));
     // Written while the summarizer ran, as the reference wrote it before: the
@@ -1073,7 +1106,8 @@ fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
     assert!(h.fake.text(&history_file("manual")).is_some());
     assert!(h.fake.log_lines().is_empty());
     assert_eq!(h.pending(), None);
-    assert_eq!(h.fake.ops("session.compact").last().map(String::as_str), Some("cancel"));
+    // With the rescue off the core ends by passing the rejection up: the shim rethrows it.
+    assert_eq!(h.fake.ops("session.compact").last().map(String::as_str), Some("nextResult"));
 }
 
 #[test]
@@ -2198,17 +2232,16 @@ fn prune_failures_cost_pruning_alone() {
 // ---------------------------------------------------------------- the protocol
 
 #[test]
-fn next_rejected_cancels_and_a_later_hook_works() {
-    let mut h = Harness::new();
+fn next_rejected_ends_the_hook_and_a_later_hook_works() {
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake
         .next
         .insert("session.compact".into(), Err("summarizer failed".into()));
     let out = h.compact(compact_event("manual"));
     assert_eq!(out, Err("summarizer failed".into()));
-    let last = h.fake.log.last().unwrap().call.clone();
-    assert_eq!(last["op"], "cancel");
-    let id = last["id"].as_u64().unwrap() as u32;
-    // The core forgot it: resuming answers stuck, nothing more is asked.
+    // The hook ended (the core numbers hooks from 1): resuming it answers
+    // stuck, nothing more is asked.
+    let id = 1;
     assert_eq!(
         h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#),
         r#"{"stuck":true}"#
@@ -2237,12 +2270,12 @@ fn next_rejected_cancels_and_a_later_hook_works() {
 #[test]
 fn unknown_hooks_and_ids_are_stuck() {
     let mut h = Harness::new();
-    assert_eq!(h.core.start("session.end", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("session.unknown", "{}"), r#"{"stuck":true}"#);
     assert_eq!(h.core.resume(999, "[]"), r#"{"stuck":true}"#);
     // The shim then passes the event through.
-    let out = h.fire("session.end", json!({"x": 1}));
+    let out = h.fire("session.unknown", json!({"x": 1}));
     assert_eq!(out, Ok(Value::Null));
-    assert_eq!(h.fake.ops("session.end"), ["stuck", "next"]);
+    assert_eq!(h.fake.ops("session.unknown"), ["stuck", "next"]);
 }
 
 #[test]
@@ -2519,6 +2552,25 @@ fn after_an_automatic_compaction_the_blocks_wait_for_the_summary_row() {
     h.append(summary_row()).unwrap();
     assert_eq!(appended(&h).len(), 2, "the row carries them");
     assert!(h.pending().is_none());
+}
+
+#[test]
+fn after_a_clear_the_old_conversations_blocks_stay_out_of_the_new_one() {
+    // `/clear` ends the conversation and goes on under a new session id with no
+    // session.start (claude-code.d.ts, SessionEndInput): session.end is how a hook sees it.
+    let mut h = Harness::new();
+    h.fake.next.insert("session.end".into(), Ok(json!({})));
+    h.compact(compact_event("manual")).unwrap();
+    let kept = format!("{}/pending-blocks.json", dir());
+    let on_disk = h.fake.text(&kept).map(str::to_owned);
+    assert!(h.pending().is_some());
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    assert!(h.pending().is_none());
+    h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out), None, "the old conversation's blocks reached the new one");
+    // They wait on disk for a resume of the old session.
+    assert_eq!(h.fake.text(&kept).map(str::to_owned), on_disk);
 }
 
 #[test]
@@ -3033,4 +3085,328 @@ fn each_compaction_saves_its_summary_redacted_beside_the_history() {
     // This session's recall still searches the history parts alone.
     let step = recall_step(&mut h, r#"{"query":"serde"}"#);
     assert_eq!(step["done"]["search"]["paths"], json!([history_file("manual")]));
+}
+
+// ---------------------------------------------------------------- the rescue
+
+/// The engine's rejection when its summarizer answers 500 after its retries
+/// (e2e-kit failures/README.md section 1, `r-manual-500-r2`).
+const FAILED_500: &str = "Error during compaction: API Error: 500 Internal server error. This is a server-side issue, usually temporary";
+
+fn rescued(out: &Value) -> (String, Vec<String>) {
+    let messages = out["messages"].as_array().expect("an own compaction's messages");
+    let summary = messages[0]["text"].as_str().unwrap().to_owned();
+    assert_eq!(messages[0]["role"], "user");
+    assert!(messages[0].get("handle").is_none(), "the summary row is ours, built");
+    let handles = messages[1..].iter().map(|m| m["handle"].as_str().unwrap().to_owned()).collect();
+    (summary, handles)
+}
+
+fn rescue_log(h: &Harness) -> Value {
+    let lines = h.fake.log_lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    serde_json::from_str(&lines[0]).unwrap()
+}
+
+#[test]
+fn a_failed_summarizer_gets_a_digest_when_no_model_answers() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    // A long answer in the middle: the messages kept after the row start after it.
+    let mut e = compact_event("manual");
+    e["messages"][1]["text"] = json!("x".repeat(40_000));
+    let out = h.compact(e).expect("answered, not rejected");
+    let (summary, handles) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (API server error: Error during compaction: API Error: 500"), "{summary}");
+    assert!(summary.contains("`cargo test` → ok"), "{summary}");
+    // The person's words, the current request marked, and the pointer: in the row, once.
+    // The person's words not kept after it come word for word; the current
+    // request is kept itself, so every entry of the block is an earlier one.
+    assert!(summary.contains("--- user message (earlier) ---\nPlease fix the parser in src/parse.rs"), "{summary}");
+    assert!(!summary.contains("Also keep the old API"), "kept whole after the row: {summary}");
+    assert!(summary.contains(&history_file("manual")), "{summary}");
+    assert_eq!(summary.matches("<user-messages-verbatim>").count(), 1);
+    assert_eq!(summary.matches(&history_file("manual")).count(), 1);
+    // The newest messages kept by their handles, from a clean user message.
+    assert_eq!(handles, vec!["h3", "h4"]);
+    // Nothing waits for a channel: the row carries the blocks itself.
+    assert_eq!(h.pending(), None);
+    let log = rescue_log(&h);
+    assert_eq!((log["event"].as_str(), log["tier"].as_u64(), log["modelCalls"].as_u64()), (Some("rescue"), Some(2), Some(1)));
+    assert_eq!(log["cause"], "API server error");
+    assert_eq!(h.fake.calls("complete")[0]["model"], "haiku");
+}
+
+#[test]
+fn the_rescue_model_writes_the_summary_when_it_answers() {
+    let mut h = Harness::with(Options { rescue_model: "claude-haiku-4-5".into(), ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    let reply = "## Decisions\n- keep the old API → callers depend on it\n## Open Questions\n- No open questions.";
+    h.fake.completions.push_back(json!({"isAnswered": true, "text": reply, "usage": {}}));
+    let out = h.compact(compact_event("auto")).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (summarized by the rescue model): the engine's own compaction failed (prompt too long"), "{summary}");
+    assert!(summary.contains(reply));
+    let call = &h.fake.calls("complete")[0];
+    assert_eq!(call["model"], "claude-haiku-4-5");
+    assert!(call["timeoutMs"].as_u64().unwrap() > 0);
+    let prompt = call["prompt"].as_str().unwrap();
+    assert!(prompt.contains("Please fix the parser in src/parse.rs") && prompt.contains("P1"), "the history and the priorities");
+    assert_eq!(rescue_log(&h)["tier"], 1);
+}
+
+#[test]
+fn an_aborted_compaction_or_the_rescue_off_passes_the_rejection_up() {
+    let mut h = Harness::new();
+    h.aborted = true;
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+    assert!(h.fake.calls("complete").is_empty());
+    let mut h = Harness::with(Options::from_json(r#"{"rescue": false}"#));
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+}
+
+#[test]
+fn a_resolved_next_is_never_replaced() {
+    let mut h = Harness::new();
+    let out = h.compact(compact_event("manual")).unwrap();
+    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    assert!(h.fake.calls("complete").is_empty());
+}
+
+#[test]
+fn the_rescue_redacts_what_it_writes() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    let e = json!({"trigger": "manual", "messages": [
+        {"role": "user", "text": "use my token ghp_FAKE0123456789abcdefghijklmnopqrstuv", "toolUses": [], "handle": "a"},
+        {"role": "assistant", "text": "ok", "toolUses": [{"tool": "Bash", "input": {"command": "export GITHUB_TOKEN=ghp_FAKE0123456789abcdefghijklmnopqrstuv"}, "text": "", "isError": false}], "handle": "b"},
+    ]});
+    let out = h.compact(e).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(!summary.contains("ghp_FAKE"), "{summary}");
+    assert!(summary.contains("[REDACTED"), "{summary}");
+}
+
+#[test]
+fn a_conversation_over_the_rescue_models_window_goes_in_chunks_then_one_merge() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    // 60 exchanges of 10 kB answers: 600 kB of history, over one request's 240 kB.
+    let mut messages = Vec::new();
+    for i in 0..60 {
+        messages.push(json!({"role": "user", "text": format!("question {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": format!("answer {i} {}", "z".repeat(10_000)), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    for k in 0..20 {
+        h.fake.completions.push_back(json!({"isAnswered": true, "text": format!("## Decisions\n- part summary number {k} with words"), "usage": {}}));
+    }
+    let out = h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
+    let calls = h.fake.calls("complete");
+    let prompts: Vec<&str> = calls.iter().map(|c| c["prompt"].as_str().unwrap()).collect();
+    assert!(prompts.len() >= 3 && prompts.len() <= 8, "bounded: {} calls", prompts.len());
+    let (chunks, merge) = prompts.split_at(prompts.len() - 1);
+    assert!(chunks.iter().all(|p| p.contains("<conversation-part>") && p.len() < 300_000));
+    assert!(chunks[0].contains("question 0") || chunks[0].contains("oldest"), "oldest first");
+    assert!(merge[0].starts_with("Merge these summaries") && merge[0].contains("open question"));
+    // The merge is what stands.
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains(&format!("part summary number {}", prompts.len() - 1)), "{summary}");
+    assert_eq!(rescue_log(&h)["modelCalls"], prompts.len());
+}
+
+#[test]
+fn a_chunk_the_model_cannot_answer_falls_back_to_the_digest() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("reactive compaction did not settle ok".into()));
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(json!({"role": "user", "text": format!("q {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": "w".repeat(20_000), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- the first chunk went fine", "usage": {}}));
+    h.fake.completions.push_back(json!({"isAnswered": false, "reason": "aborted", "usage": {}}));
+    let out = h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains("a digest made without a model"), "{summary}");
+    assert_eq!(h.fake.calls("complete").len(), 2, "no call after the one that failed");
+    let log = rescue_log(&h);
+    assert_eq!((log["tier"].as_u64(), log["modelCalls"].as_u64()), (Some(2), Some(2)));
+}
+
+#[test]
+fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(json!({"role": "user", "text": format!("q {i}"), "toolUses": [], "handle": format!("u{i}")}));
+        messages.push(json!({"role": "assistant", "text": "w".repeat(20_000), "toolUses": [], "handle": format!("a{i}")}));
+    }
+    // A slow model: 70 s an answer. 150 s in all: the third call gets the 10 s left, then no merge.
+    for _ in 0..5 {
+        h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- a chunk summary with enough words", "usage": {}, "tookMs": 70_000}));
+    }
+    let out = h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
+    let timeouts: Vec<u64> = h.fake.calls("complete").iter().map(|c| c["timeoutMs"].as_u64().unwrap()).collect();
+    assert_eq!(timeouts, vec![60_000, 60_000, 10_000]);
+    let (summary, _) = rescued(&out);
+    assert!(summary.contains("a digest made without a model"));
+    assert_eq!(rescue_log(&h)["modelCalls"], 3);
+}
+
+// ---------------------------------------------------------------- the trim before the summarizer
+
+/// A tool loop as the shim sends it, texts deferred: the person's request, an
+/// old call whose result is `big`, then the newest round (a call and its
+/// result, also long). `pack` with `results` carries the tool-result texts.
+fn tool_loop_event(big: &'static str, newest: &'static str) -> Deferred {
+    Deferred {
+        event: json!({"trigger": "manual", "textsDeferred": true, "messages": [
+            {"role": "user", "handle": "p"},
+            {"role": "assistant", "handle": "a1"},
+            {"role": "user", "handle": "r1"},
+            {"role": "assistant", "handle": "a2"},
+            {"role": "user", "handle": "r2"},
+        ]}),
+        texts: json!(["find the bug", "", ""]),
+        skeleton: json!({"trigger": "manual", "messages": [
+            {"role": "user", "text": 0, "handle": "p", "toolUses": []},
+            {"role": "assistant", "text": 1, "handle": "a1", "toolUses": [{"tool": "Bash", "input": {"command": "seq 1 60000"}, "text": 2}]},
+            {"role": "user", "text": 3, "handle": "r1", "toolUses": [], "toolResults": 1, "resultTexts": [4]},
+            {"role": "assistant", "text": 5, "handle": "a2", "toolUses": [{"tool": "Bash", "input": {"command": "ls"}, "text": 6}]},
+            {"role": "user", "text": 7, "handle": "r2", "toolUses": [], "toolResults": 1, "resultTexts": [8]},
+        ]}),
+        packed: vec!["find the bug", "", big, "", big, "", newest, "", newest],
+    }
+}
+
+#[test]
+fn under_the_limit_the_summarizer_request_goes_down_as_the_engine_made_it() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    let mut h = Harness::new();
+    // The engine's figures at the last turn's end: well under the window.
+    h.core.session().carried_mut().usage = Some((120_000.0, 200_000.0));
+    h.deferred = Some(tool_loop_event(big, newest));
+    h.compact(json!({})).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert_eq!(nexts.len(), 1);
+    assert!(nexts[0].get("cut").is_none(), "{}", nexts[0]);
+    // Nothing fetched before the summarizer started: its request waits for nothing.
+    let ops = h.fake.ops("session.compact");
+    let at = ops.iter().position(|o| o == "next").unwrap();
+    assert!(!ops[..at].contains(&"pack".to_owned()), "{ops:?}");
+    assert!(h.fake.calls("pack").iter().all(|p| p.get("results").is_none()));
+}
+
+#[test]
+fn over_the_limit_the_largest_old_results_are_cut_on_the_way_down() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    for (usage, ptl) in [(Some((195_000.0, 200_000.0)), false), (None, true)] {
+        let mut h = Harness::new();
+        h.core.session().carried_mut().usage = usage;
+        h.core.session().carried_mut().ptl_seen = ptl;
+        h.deferred = Some(tool_loop_event(big, newest));
+        h.compact(json!({})).unwrap();
+        // The texts, with the results, come before the summarizer starts.
+        let ops = h.fake.ops("session.compact");
+        let pack_at = ops.iter().position(|o| o == "pack").unwrap();
+        assert!(pack_at < ops.iter().position(|o| o == "next").unwrap(), "{ops:?}");
+        assert_eq!(h.fake.calls("pack")[0]["results"], true);
+        let nexts = h.nexts("session.compact");
+        let cut = nexts[0]["cut"].as_array().expect("messages cut on the way down");
+        // Only the old result: the newest round and every other message go down whole.
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        assert_eq!(cut[0]["index"], 2);
+        let text = cut[0]["results"][0].as_str().unwrap();
+        assert!(text.len() < 1_200 && text.starts_with("1\n1\n") && text.contains("history file"), "{text}");
+        // The history is written from the messages as the engine sent them
+        // (its own 12,000-character cut of tool results), not from the trim's.
+        let history: String = h.fake.files.iter().filter(|(p, _)| p.ends_with(".md")).map(|(_, (t, _))| t.clone()).collect();
+        assert!(history.contains(&big[..5_000]) && !history.contains("compact-plus cut"), "{}", &history[..300.min(history.len())]);
+    }
+}
+
+// ---------------------------------------------------------------- a summary row that is no summary
+
+/// The engine's summary row (2.1.328) around `body`: `Summary:` and the reply's
+/// `<summary>` block, or the reply as it came when it had none
+/// (e2e-kit failures/README.md section 1, `r-manual-ok`, `r-manual-nosummary`).
+fn engine_summary(body: &str) -> Value {
+    let text = format!("This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\n{body}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /tmp/t.jsonl");
+    json!({"messages": [{"role": "user", "text": text, "toolUses": [], "handle": "sum"}, {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"}], "tokensBefore": 60, "tokensAfter": 2600})
+}
+
+#[test]
+fn a_reply_with_no_summary_installed_as_the_summary_is_replaced_by_the_rescue() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("I cannot summarize this conversation.")));
+    let out = h.compact(compact_event("manual")).expect("answered");
+    let (summary, _) = rescued(&out);
+    assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (no summary: the summarizer's reply held no <summary> block"), "{summary}");
+    assert!(!summary.contains("I cannot summarize"), "{summary}");
+    let log = rescue_log(&h);
+    assert_eq!((log["event"].as_str(), log["cause"].as_str(), log["tier"].as_u64()), (Some("rescue"), Some("no summary"), Some(2)));
+    assert_eq!(h.nexts("session.compact").len(), 1, "next once");
+}
+
+#[test]
+fn a_real_summary_or_the_rescue_off_leaves_the_engines_compaction_standing() {
+    let ok = engine_summary("Summary:\n1. Primary Request and Intent: fix the parser.");
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(ok.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), ok);
+    assert!(h.fake.calls("complete").is_empty());
+
+    let junk = engine_summary("I cannot summarize this conversation.");
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Ok(junk.clone()));
+    assert_eq!(h.compact(compact_event("manual")).unwrap(), junk);
+}
+
+// ---------------------------------------------------------------- no retry storm
+
+#[test]
+fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_summarizer_again() {
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long: 1050000 tokens > 1000000 maximum".into()));
+    rescued(&h.compact(compact_event("auto")).expect("rescued"));
+    assert_eq!(h.nexts("session.compact").len(), 1);
+
+    // The next turn's automatic compaction, a minute later: answered without next.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    let (summary, _) = rescued(&h.compact(compact_event("auto")).expect("answered"));
+    assert!(h.nexts("session.compact").is_empty(), "the summarizer was asked again");
+    assert!(summary.contains("summarizer failing (cool-down)"), "{summary}");
+    let lines = h.fake.log_lines();
+    let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!((last["event"].as_str(), last["cause"].as_str()), (Some("rescue"), Some("summarizer failing (cool-down)")));
+
+    // After the cool-down the engine is asked again.
+    h.fake.clear();
+    h.fake.now += 16.0 * 60_000.0;
+    rescued(&h.compact(compact_event("auto")).expect("rescued again"));
+    assert_eq!(h.nexts("session.compact").len(), 1, "after the cool-down the engine compacts again");
+
+    // A person's /compact asks the engine too; once its summarizer answers, the cool-down is over.
+    h.fake.clear();
+    h.fake.now += 60_000.0;
+    h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nfine again.")));
+    h.compact(compact_event("manual")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 1);
+    h.compact(compact_event("auto")).unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 2, "the summarizer works again: asked");
+}
+
+#[test]
+fn with_the_rescue_off_there_is_no_cool_down() {
+    let mut h = Harness::with(Options { rescue: false, ..Options::default() });
+    h.fake.next.insert("session.compact".into(), Err("prompt is too long".into()));
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert!(h.compact(compact_event("auto")).is_err());
+    assert_eq!(h.nexts("session.compact").len(), 2);
 }

@@ -46,11 +46,28 @@ impl Kind {
     }
 }
 
+/// Who put an identifier into the conversation. What the person or the assistant named is what
+/// the work was about; a tool's input is what the work used; a tool's output is what the work
+/// happened to print, where one build log names hundreds of files nobody asked about. Ordered:
+/// the smaller ranks first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// The person's or the assistant's own text.
+    #[default]
+    Named,
+    /// A tool's input: a path given to Read or Edit, a command run.
+    Used,
+    /// A tool's result.
+    Seen,
+}
+
 /// One identifier and how the conversation used it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mention {
     pub kind: Kind,
     pub text: String,
+    /// The most telling place it came from.
+    pub source: Source,
     pub count: u32,
     /// Ordinal of the latest mention in conversation order: larger is more recent.
     pub last: u64,
@@ -58,11 +75,13 @@ pub struct Mention {
     pub message: usize,
 }
 
-/// Most mentioned first, then most recent, then by kind and text so ties never
-/// depend on hashing.
+/// Named by the person or the assistant first, then used by a tool, then printed; within
+/// each, most mentioned first, then most recent, then by kind and text so ties never depend on
+/// hashing.
 fn rank(a: &Mention, b: &Mention) -> Ordering {
-    b.count
-        .cmp(&a.count)
+    a.source
+        .cmp(&b.source)
+        .then(b.count.cmp(&a.count))
         .then(b.last.cmp(&a.last))
         .then(a.kind.cmp(&b.kind))
         .then_with(|| a.text.cmp(&b.text))
@@ -70,6 +89,7 @@ fn rank(a: &Mention, b: &Mention) -> Ordering {
 
 #[derive(Debug, Clone, Copy)]
 struct Tally {
+    source: Source,
     count: u32,
     last: u64,
     message: usize,
@@ -80,7 +100,26 @@ struct Tally {
 pub struct Mentions {
     by_kind: [HashMap<String, Tally, FastHash>; 6],
     seq: u64,
-pub(crate) message: usize,
+    /// Index in the messages list of the text being scanned.
+    pub(crate) message: usize,
+    /// Who wrote the text being scanned.
+    pub(crate) source: Source,
+    gate: Gate,
+}
+
+/// What the text being scanned may add: only identifiers the history file holds by their exact
+/// text, and from one tool result only a few of each kind.
+#[derive(Debug, Default)]
+struct Gate {
+    /// The text as the history keeps it, when the scanned text is not that text (a tool input
+    /// read as JSON but kept cut, a text read without its colour codes): an identifier is noted
+    /// only if it appears there.
+    within: Option<String>,
+    /// At most this many distinct identifiers of each kind; `None` for no limit.
+    per_kind: Option<usize>,
+    /// The identifiers this text has noted so far, and how many of each kind.
+    noted: Vec<(Kind, String)>,
+    counts: [usize; 6],
 }
 
 impl Mentions {
@@ -111,6 +150,52 @@ impl Mentions {
         all
     }
 
+    /// From here on, note only what appears in `kept` (see [`Gate::within`]). An earlier
+    /// `within` stays: it is the outer text, and what is not in it is not in the history.
+    pub(crate) fn only_within(&mut self, kept: &str) -> bool {
+        if self.gate.within.is_some() {
+            return false;
+        }
+        self.gate.within = Some(kept.to_owned());
+        true
+    }
+
+    pub(crate) fn any_text(&mut self) {
+        self.gate.within = None;
+    }
+
+    /// From here on, at most `per_kind` distinct identifiers of each kind, until [`Self::no_limit`].
+    pub(crate) fn limit(&mut self, per_kind: usize) {
+        self.gate.per_kind = Some(per_kind);
+        self.gate.noted.clear();
+        self.gate.counts = [0; 6];
+    }
+
+    pub(crate) fn no_limit(&mut self) {
+        self.gate.per_kind = None;
+        self.gate.noted.clear();
+    }
+
+    /// Whether the gate lets `ident` in.
+    fn admits(&mut self, kind: Kind, ident: &str) -> bool {
+        let gate = &mut self.gate;
+        if let Some(cap) = gate.per_kind {
+            if !gate.noted.iter().any(|(k, t)| *k == kind && t == ident) {
+                let Some(n) = gate.counts.get_mut(kind.slot()) else { return false };
+                if *n >= cap {
+                    return false;
+                }
+                if gate.within.as_deref().is_some_and(|w| !w.contains(ident)) {
+                    return false;
+                }
+                *n += 1;
+                gate.noted.push((kind, ident.to_owned()));
+            }
+            return true;
+        }
+        gate.within.as_deref().is_none_or(|w| w.contains(ident))
+    }
+
     pub(crate) fn note(&mut self, kind: Kind, ident: &str) {
         const VERBATIM_TAG: &str = "user-messages-verbatim>";
         if ident.is_empty() || ident.len() > MAX_NOTED_BYTES {
@@ -121,11 +206,15 @@ impl Mentions {
         if ident.len() >= VERBATIM_TAG.len() && holds_verbatim_tag(ident.as_bytes()) {
             return;
         }
+        if !self.admits(kind, ident) {
+            return;
+        }
         self.seq += 1;
-        let tally = Tally { count: 1, last: self.seq, message: self.message };
+        let tally = Tally { source: self.source, count: 1, last: self.seq, message: self.message };
         let Some(map) = self.by_kind.get_mut(kind.slot()) else { return };
         match map.get_mut(ident) {
             Some(t) => {
+                t.source = t.source.min(tally.source);
                 t.count = t.count.saturating_add(1);
                 t.last = tally.last;
                 t.message = tally.message;
@@ -147,7 +236,7 @@ impl Mentions {
         }
         for m in ranked.into_iter().take(keep) {
             if let Some(map) = self.by_kind.get_mut(m.kind.slot()) {
-                map.insert(m.text, Tally { count: m.count, last: m.last, message: m.message });
+                map.insert(m.text, Tally { source: m.source, count: m.count, last: m.last, message: m.message });
             }
         }
     }
@@ -160,7 +249,7 @@ fn holds_verbatim_tag(b: &[u8]) -> bool {
 }
 
 fn mention(kind: Kind, text: &str, t: &Tally) -> Mention {
-    Mention { kind, text: text.to_owned(), count: t.count, last: t.last, message: t.message }
+    Mention { kind, text: text.to_owned(), source: t.source, count: t.count, last: t.last, message: t.message }
 }
 
 #[cfg(test)]

@@ -4,14 +4,23 @@
 //! error line the next turn needs. After the summarizer answers, the identifiers
 //! of the compacted conversation are collected in one pass and checked against
 //! the kept text (the summary and the verbatim block); the ones found in neither
-//! are listed, most mentioned and most recent first, with a pointer to the
-//! history file. Deterministic, no model call: the same conversation and summary
-//! always give the same list.
+//! are listed, with a pointer to the history file: what the person or the
+//! assistant named first, then what the tools were given, then what they
+//! printed, each most mentioned and most recent first. Deterministic, no model
+//! call: the same conversation and summary always give the same list.
 //!
 //! Only what the person, the assistant and the tools said counts. Machine rows
 //! (reminders, command echoes, earlier summaries) and `<system-reminder>` spans
 //! are not the conversation, and listing them would only send the model
-//! searching for boilerplate.
+//! searching for boilerplate. Nor are the bodies of files the model read, the
+//! bulk of a listing, or paths no one edits (`/dev/null`, `node_modules`): on
+//! real sessions they crowded out what the person cared about (issue [9]).
+//!
+//! Every entry is listed by text the history file holds: only the part of a tool
+//! call the history keeps is scanned ([`Keeps`]), an error line is listed as the
+//! output has it, never with its whitespace collapsed, and no identifier is glued
+//! across a reminder or a colour code. The recall tool then finds what the list
+//! names.
 //!
 //! No regex: the shipped `regex` has no lazy DFA or literal prefilters, so the
 //! scanners below are hand-written byte loops, linear in the text even for one
@@ -24,17 +33,23 @@
 //! The parts, in the order an audit runs: `collect` (which texts of the conversation are
 //! scanned, and for what), `scan` (one scanner per kind of identifier), `mention` (the table
 //! of what was found, ranked), `coverage` (whether the kept text holds an identifier), and
-//! `render` (what the block lists and how it reads).
+//! `render` (what the block lists and how it reads). `what_is_listed` and `real_sessions`
+//! test them together, on made and on real sessions.
 
 mod collect;
 mod coverage;
 mod hash;
 mod mention;
 mod render;
+// Native only: proptest does not build for wasm32, and the real sessions are files.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod real_sessions;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod what_is_listed;
 mod scan;
 
-pub use collect::collect;
-pub use mention::{Kind, Mention, Mentions};
+pub use collect::{collect, collect_kept, Keeps};
+pub use mention::{Kind, Mention, Mentions, Source};
 pub use render::{dropped, render};
 
 use crate::message::Messages;
@@ -169,7 +184,9 @@ mod tests {
         assert!(!listed(&d, Kind::Error, "KeyError: 'dsn'"));
         assert!(!listed(&d, Kind::Path, "/home/ana/proj/app/db.py"));
         assert!(listed(&d, Kind::Error, "KeyboardInterrupt"));
-        assert!(listed(&d, Kind::Path, "/home/ana/proj/app/main.py"));
+        // Listed once, as the command gave it: a tool's input ranks above what it printed.
+        assert!(listed(&d, Kind::Path, "app/main.py"), "{d:?}");
+        assert!(!listed(&d, Kind::Path, "/home/ana/proj/app/main.py"));
     }
 
     #[test]
@@ -230,8 +247,8 @@ mod tests {
         assert!(m.get(Kind::Path, "/work/src/real.rs").is_some());
         let d = dropped(&m, &[""]);
         assert!(!d.iter().any(|x| x.text.contains("hidden")));
-        // `src/real.rs` and `/work/src/real.rs` are listed once.
-        assert_eq!(texts(&d), vec![(Kind::Path, "/work/src/real.rs")]);
+        // `src/real.rs` and `/work/src/real.rs` are listed once, as the person named it.
+        assert_eq!(texts(&d), vec![(Kind::Path, "src/real.rs")]);
     }
 
     #[test]
@@ -361,9 +378,9 @@ mod tests {
                     "errors" => scan_errors(&mut mm, s),
                     "shas" => scan_shas(&mut mm, s),
                     "words" => {
-                        scan_words(&mut mm, s);
+                        scan_words(&mut mm, s, false);
                     }
-                    _ => scan_text(&mut mm, s, Scan { errors: true, quotes: false }),
+                    _ => scan_text(&mut mm, s, Scan { errors: true, quotes: false, prose: false }),
                 }
             }
             println!("  {part}: {:?} over {} MB of tool results", t.elapsed(), all_text.iter().map(|s| s.len()).sum::<usize>() / 1_000_000);

@@ -6,13 +6,17 @@ use super::coverage::{needles, Haystack};
 use super::mention::{Kind, Mention, Mentions};
 use super::{INTRO, MAX_LISTED, MAX_LISTED_CHARS};
 
-/// Two listed identifiers that are one: a short and a full commit, or a path
-/// and the same path written from further up.
+/// Two listed identifiers that are one: the same text as two kinds, a short and a full
+/// commit, or a path and the same path written from further up.
 fn same_thing(a: &Mention, b: &Mention) -> bool {
+    let (x, y) = (a.text.as_str(), b.text.as_str());
+    // `entire/checkpoints/v1` read as a branch by `git checkout` and as a path elsewhere.
+    if x == y {
+        return true;
+    }
     if a.kind != b.kind {
         return false;
     }
-    let (x, y) = (a.text.as_str(), b.text.as_str());
     match a.kind {
         Kind::Sha => x.starts_with(y) || y.starts_with(x),
         Kind::Path => {

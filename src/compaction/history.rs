@@ -7,8 +7,10 @@
 use crate::message::Messages;
 use crate::text;
 
-const TOOL_INPUT_CHARS: f64 = 2000.0;
-const TOOL_RESULT_CHARS: f64 = 12000.0;
+/// How much of a tool's input (its JSON) and of its result the history keeps, in
+/// UTF-16 units (`text::cut_middle`): the audit lists only what these keep.
+pub const TOOL_INPUT_CHARS: f64 = 2000.0;
+pub const TOOL_RESULT_CHARS: f64 = 12000.0;
 const TOOL_NOTE: &str = "see the transcript";
 
 /// What the first lines of the file say about it.

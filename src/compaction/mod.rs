@@ -8,6 +8,8 @@
 //!   parts under the host's write limit, and the paths they go to.
 //! - [`terminal`]: the interactive terminal's text (escapes, local-command echoes)
 //!   tidied for the history.
+//! - [`trim`]: the largest tool results cut on the way down when the
+//!   conversation is over what the summarizer can take.
 //! - [`handoff`]: the instructions handed to the summarizer, and the pointer from
 //!   the summary to the history.
 //!
@@ -17,5 +19,7 @@
 
 pub mod handoff;
 pub mod history;
+pub mod rescue;
 pub mod terminal;
+pub mod trim;
 pub mod verbatim;

@@ -24,8 +24,10 @@
 mod prompt_context;
 pub mod protocol;
 mod recall;
+mod rescue;
 mod session_append;
 mod session_compact;
+mod session_end;
 mod shared;
 mod state;
 mod turn_end;
@@ -40,7 +42,7 @@ use std::rc::Rc;
 
 use crate::message;
 use crate::text;
-use protocol::{Answer, Machine, Step};
+use protocol::{Answer, Machine, Rejection, Step};
 use session_compact::CompactEvent;
 
 /// Texts longer than this go through the outbox instead of the step's JSON.
@@ -140,6 +142,7 @@ impl Core {
                 Machine::new(move |h| turn_end::turn_complete(h, s, e))
             }
             "turn-end" => Machine::new(move |h| turn_end::turn_end(h, s)),
+            "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
             "tool.call" => {
                 let input = event.to_owned();
                 Machine::new(move |h| recall::recall_files(h, s, input))
@@ -154,7 +157,7 @@ impl Core {
             Some(m) => {
                 let id = self.next_id;
                 self.next_id = self.next_id.wrapping_add(1).max(1);
-                self.run(id, m, None)
+                self.run(id, m, None, None)
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -164,8 +167,8 @@ impl Core {
     pub fn resume(&mut self, id: u32, answers: &str) -> String {
         match self.machines.remove(&id) {
             Some(m) => {
-                let answers = protocol::parse_answers(answers, m.asked());
-                self.run(id, m, Some(answers))
+                let (answers, rejection) = protocol::parse_wire(answers, m.asked());
+                self.run(id, m, Some(answers), rejection)
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -189,9 +192,9 @@ impl Core {
         self.machines.remove(&id);
     }
 
-    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>) -> String {
+    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>, rejection: Option<Rejection>) -> String {
         self.outbox.clear();
-        let step = m.step(answers);
+        let step = m.step_with(answers, rejection);
         let carried = self.session.carried().clone();
         let carry = (self.sent.as_ref() != Some(&carried)).then_some(&carried);
         let (out, carried_out) = match step {

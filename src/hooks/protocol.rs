@@ -72,16 +72,40 @@ pub enum Call {
     StartNext {
         #[serde(skip_serializing_if = "Option::is_none")]
         instructions: Option<String>,
+        /// Messages sent down changed (`next({ ...e, messages })`): each listed
+        /// one built from its role, text and tool blocks with these tool-result
+        /// texts, without its handle; every other one as the engine sent it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cut: Option<Vec<crate::compaction::trim::Cut>>,
     },
-    /// The result of the `next` that [`Call::StartNext`] started.
+    /// The result of the `next` that [`Call::StartNext`] started. A rejection
+    /// comes back as a value (`{err, rejected: true}`, read by [`Host::rejection`]):
+    /// the hook may answer a compaction of its own in its place ([`Done::compacted`]);
+    /// any other end passes the very rejection up.
     NextResult,
+    /// `$.model.complete({ model, prompt, system, maxTokens, timeoutMs }, { signal: next.signal })`:
+    /// one completion on a model of our choosing, bounded by `timeoutMs`.
+    /// The answer is the engine's `ModelCompleteResult`.
+    Complete {
+        model: String,
+        prompt: String,
+        system: String,
+        #[serde(rename = "maxTokens")]
+        max_tokens: u32,
+        #[serde(rename = "timeoutMs")]
+        timeout_ms: u64,
+    },
     /// The `text` of these messages of the event (`null` for a non-string), for
     /// an event sent without them (`textsDeferred`).
     Texts { messages: Vec<usize> },
     /// The whole of such an event: the answer is `{lens, event}` with each text
     /// numbered in `event` and its UTF-8 byte length in `lens`; the texts come
     /// beside the answer (`resumePacked`).
-    Pack,
+    Pack {
+        /// Each user message's tool-result texts too (`resultTexts`), for the trim.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        results: bool,
+    },
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
     /// `$.command.run({ command, args })`: queued until the session is idle; it
@@ -105,6 +129,22 @@ struct WireAnswer {
     ok: Option<Box<RawValue>>,
     #[serde(default)]
     err: Option<String>,
+    /// The error is `next`'s own rejection (only a `nextResult` answer says so).
+    #[serde(default)]
+    rejected: bool,
+    /// `next.signal` had aborted when it rejected: the person pressed Esc.
+    #[serde(default)]
+    aborted: bool,
+}
+
+/// `next` rejected: its message, and whether the person aborted the compaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    pub message: String,
+    pub aborted: bool,
+    /// `next` itself rejected; `false` for a compaction it resolved to that is
+    /// no compaction (a summary row with no summary), which compact-plus replaces.
+    pub from_next: bool,
 }
 
 fn null() -> Box<RawValue> {
@@ -114,7 +154,18 @@ fn null() -> Box<RawValue> {
 /// Reads the shim's answers. `undefined` (a `write`'s) comes as `{}`: null.
 /// Unreadable answers are errors, one per call asked, so nothing waits forever.
 pub fn parse_answers(json: &str, asked: usize) -> Vec<Answer> {
+    parse_wire(json, asked).0
+}
+
+/// The answers, and the rejection of `next` one of them carried (out of band:
+/// only the shim's `rejected: true` says an error was `next`'s own).
+pub fn parse_wire(json: &str, asked: usize) -> (Vec<Answer>, Option<Rejection>) {
     let wire: Vec<WireAnswer> = serde_json::from_str(&crate::text::well_formed_json(json)).unwrap_or_default();
+    let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
+        message: w.err.clone().unwrap_or_default(),
+        aborted: w.aborted,
+        from_next: true,
+    });
     let mut answers: Vec<Answer> = wire
         .into_iter()
         .map(|w| match (w.ok, w.err) {
@@ -125,13 +176,15 @@ pub fn parse_answers(json: &str, asked: usize) -> Vec<Answer> {
         .collect();
     answers.resize_with(asked.max(answers.len()), || Err("no answer".into()));
     answers.truncate(asked);
-    answers
+    (answers, rejection)
 }
 
 #[derive(Default)]
 struct Exchange {
     asked: Vec<Call>,
     answers: Option<Vec<Answer>>,
+    /// The rejection of `next` that came with the last answers.
+    rejection: Option<Rejection>,
 }
 
 /// The hook's side of the exchange.
@@ -148,6 +201,12 @@ impl Host {
 
     pub async fn call(&self, call: Call) -> Answer {
         self.ask(vec![call]).await.into_iter().next().unwrap_or_else(|| Err("no answer".into()))
+    }
+
+    /// Whether the answers just received carried `next`'s rejection (a
+    /// [`Call::NextResult`]'s), and what it was.
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.exchange.borrow().rejection.clone()
     }
 }
 
@@ -201,9 +260,16 @@ impl<T: 'static> Machine<T> {
 
     /// Runs the hook to its next call, with the answers to the last ones.
     pub fn step(&mut self, answers: Option<Vec<Answer>>) -> Step<T> {
+        self.step_with(answers, None)
+    }
+
+    /// `step`, with the rejection of `next` the answers carried ([`parse_wire`]).
+    pub fn step_with(&mut self, answers: Option<Vec<Answer>>, rejection: Option<Rejection>) -> Step<T> {
         if let Some(mut answers) = answers {
             answers.resize_with(self.asked, || Err("no answer".into()));
-            self.host.exchange.borrow_mut().answers = Some(answers);
+            let mut exchange = self.host.exchange.borrow_mut();
+            exchange.answers = Some(answers);
+            exchange.rejection = rejection;
         }
         let mut cx = Context::from_waker(Waker::noop());
         match self.future.as_mut().poll(&mut cx) {
@@ -256,6 +322,25 @@ pub struct Done {
     /// them (the search is the recall wasm's), without `next`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
+    /// After `next` rejected: answer this compaction in the engine's place, as
+    /// `{ messages: [summary row, ...the event's messages at these indices] }`
+    /// (each kept one as the engine handed it, handle and all). Only then: a
+    /// `next` that resolved is always the hook's result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compacted: Option<Compacted>,
+}
+
+/// A compaction of compact-plus's own: the summary, a user row, and the
+/// messages kept after it by their place in the event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Compacted {
+    pub summary: String,
+    pub keep: Vec<usize>,
+    /// It stands where `next` did not reject: in place of a compaction `next`
+    /// resolved to (a summary row that is no summary), or of one `next` was not
+    /// asked for (the summarizer failed within the cool-down).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaces: bool,
 }
 
 /// One `prompt.context` block, as the engine takes them.
@@ -312,7 +397,15 @@ impl Done {
     /// as it came, `next`'s (calling `next` itself where the hook did not). Every
     /// other end is this with one field set.
     pub(super) fn pass_through() -> Done {
-        Done { instruction_files: None, context_block: None, spawn: None, skip: None, answer: None, search: None }
+        Done {
+            instruction_files: None,
+            context_block: None,
+            spawn: None,
+            skip: None,
+            answer: None,
+            search: None,
+            compacted: None,
+        }
     }
 
     pub(super) fn answer(text: &str) -> Done {
@@ -344,6 +437,24 @@ mod tests {
     }
 
     #[test]
+    fn a_rejection_of_next_is_told_apart_from_other_errors() {
+        let mut m = Machine::new(|host: Host| async move {
+            let a = host.call(Call::Now).await;
+            let first = host.rejection();
+            let b = host.call(Call::NextResult).await;
+            (a.is_err(), first, b.is_err(), host.rejection())
+        });
+        assert!(matches!(m.step(None), Step::Ask(_)));
+        let (answers, rejection) = parse_wire(r#"[{"err":"denied"}]"#, 1);
+        assert_eq!(rejection, None);
+        assert!(matches!(m.step_with(Some(answers), rejection), Step::Ask(_)));
+        let (answers, rejection) = parse_wire(r#"[{"err":"prompt is too long","rejected":true,"aborted":false}]"#, 1);
+        let Step::Done(got) = m.step_with(Some(answers), rejection) else { panic!() };
+        let want = Rejection { message: "prompt is too long".into(), aborted: false, from_next: true };
+        assert_eq!(got, (true, None, true, Some(want)));
+    }
+
+    #[test]
     fn short_or_garbled_answers_are_errors_not_hangs() {
         assert_eq!(parse_answers("garbage", 2).len(), 2);
         assert!(parse_answers("[]", 1)[0].is_err());
@@ -358,10 +469,15 @@ mod tests {
         let j = serde_json::to_string(&Call::Stat { path: "/a".into(), resolve: false }).unwrap();
         assert_eq!(j, r#"{"op":"stat","path":"/a"}"#);
         assert_eq!(serde_json::to_string(&Call::Now).unwrap(), r#"{"op":"now"}"#);
-        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()) }).unwrap();
+        let j = serde_json::to_string(&Call::StartNext { instructions: Some("x".into()), cut: None }).unwrap();
         assert_eq!(j, r#"{"op":"startNext","instructions":"x"}"#);
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
-        assert_eq!(serde_json::to_string(&Call::Pack).unwrap(), r#"{"op":"pack"}"#);
+        assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
+        let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
+        assert_eq!(
+            serde_json::to_string(&c).unwrap(),
+            r#"{"op":"complete","model":"haiku","prompt":"p","system":"s","maxTokens":8,"timeoutMs":9}"#
+        );
     }
 }

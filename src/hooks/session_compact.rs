@@ -8,14 +8,19 @@ use serde_json::value::RawValue;
 use std::rc::Rc;
 
 use super::parse_event;
+use super::rescue;
 use super::protocol::{self, Call, Done, Host};
 use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
 use super::state::Session;
 use super::turn_end::marker;
-use crate::compaction::{handoff, history, terminal, verbatim};
+use crate::compaction::{self, handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
 use crate::{audit, prune};
+
+/// How long after compact-plus answered a failed compaction an automatic one is
+/// answered without the engine's summarizer.
+pub(super) const COOL_DOWN_MS: f64 = 15.0 * 60_000.0;
 
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
@@ -60,14 +65,14 @@ struct CompactResult {
 /// line: before `next`, the history folder and the verbatim entries (the handoff
 /// instructions name both); while `next` runs, the history written and the
 /// identifiers the audit will look for in the summary.
-struct Gathered {
-    dir: Option<String>,
+pub(super) struct Gathered {
+    pub(super) dir: Option<String>,
     /// The first history part that was written.
-    file: Option<String>,
-    parts: usize,
-    verbatim: Vec<verbatim::Entry>,
+    pub(super) file: Option<String>,
+    pub(super) parts: usize,
+    pub(super) verbatim: Vec<verbatim::Entry>,
     /// The conversation's identifiers, collected while the summarizer works.
-    mentions: Option<audit::Mentions>,
+    pub(super) mentions: Option<audit::Mentions>,
 }
 
 /// Before `next`: the history folder and the verbatim block, which the handoff
@@ -109,10 +114,15 @@ async fn fill_person_texts(host: &Host, messages: &mut Messages) {
 /// All the event's texts, when the shim deferred them; the event as it was if
 /// they do not come.
 async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
+    unpack_with(host, session, e, false).await
+}
+
+/// `unpack_event`, with each user message's tool-result texts when `results`.
+async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, results: bool) -> Result<(), String> {
     if !e.texts_deferred.truthy() {
         return Ok(());
     }
-    let answer = host.call(Call::Pack).await;
+    let answer = host.call(Call::Pack { results }).await;
     let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
     let packed: Packed = protocol::value(&answer)?;
     let texts = message::unpack(&packed.lens, &bytes);
@@ -167,6 +177,41 @@ async fn write_history(
         gathered.mentions = Some(audit::collect(messages));
     }
     Ok(())
+}
+
+/// How long ago compact-plus answered a failed compaction, within the cool-down.
+async fn cooling_down(host: &Host, session: &Session) -> Option<f64> {
+    let at = session.carried().rescued_at?;
+    if !session.options.rescue {
+        return None;
+    }
+    let ago = now(host).await.ok()? - at;
+    (ago >= 0.0 && ago < COOL_DOWN_MS).then_some(ago)
+}
+
+/// The cuts on the way down, when the conversation is over what the summarizer
+/// can take (the engine's figures at the last turn's end, or a prompt-too-long
+/// seen this session); `None` otherwise, and the request is the engine's own,
+/// byte for byte (its cache prefix). The texts are fetched only then.
+async fn trim_down(host: &Host, session: &Session, e: &mut CompactEvent) -> Option<Vec<trim::Cut>> {
+    let share = {
+        let carried = session.carried();
+        trim::share(carried.usage, carried.ptl_seen)?
+    };
+    if let Err(err) = unpack_with(host, session, e, true).await {
+        debug(host, &format!("compact-plus: no trim before the summarizer, the texts did not come: {}", error_text(&err))).await;
+        return None;
+    }
+    let cuts = trim::plan(&e.messages.0, share);
+    if cuts.is_empty() {
+        return None;
+    }
+    debug(
+        host,
+        &format!("compact-plus: the conversation is over what the summarizer can take; {} messages' tool results cut on the way down", cuts.len()),
+    )
+    .await;
+    Some(cuts)
 }
 
 /// Deletes this mod's history folders for sessions that last compacted over the
@@ -262,23 +307,71 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // request carried the handoff, so leave these be.
     let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
     let down = (!installs_precomputed).then_some(instructions);
-    if host.call(Call::StartNext { instructions: down }).await.is_err() {
+    // The engine's summarizer failed a short while ago and compact-plus answered:
+    // an automatic compaction (the threshold, every turn) would run it again,
+    // 2-8 failing requests each time. The rescue answers in its place.
+    if e.trigger.as_str() == Some("auto") {
+        if let Some(ago) = cooling_down(&host, &session).await {
+            if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
+                debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
+            }
+            let message = format!(
+                "the engine's summarizer failed {} s ago and compact-plus answered; within the cool-down it is not asked again",
+                (ago / 1000.0).round()
+            );
+            let instead = protocol::Rejection { message, aborted: false, from_next: false };
+            let whole = !e.texts_deferred.truthy();
+            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &instead, whole).await;
+        }
+    }
+    let cut = trim_down(&host, &session, &mut e).await;
+    if host.call(Call::StartNext { instructions: down, cut }).await.is_err() {
         return Done::pass_through();
     }
     if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
         debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
     }
     let answer = host.call(Call::NextResult).await;
-    // The shim passes a rejected `next` straight up; an error here is unreadable JSON.
+    if let Some(rejection) = host.rejection() {
+        // The rescue reads the whole conversation: the texts, if the history
+        // did not fetch them (no home); without them, the digest is thinner.
+        if e.texts_deferred.truthy() {
+            match unpack_event(&host, &session, &mut e).await {
+                Ok(()) => terminal::tidy(&mut e.messages.0),
+                Err(err) => debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await,
+            }
+        }
+        let rescued =
+            rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &rejection, !e.texts_deferred.truthy());
+        return rescued.await;
+    }
+    // An error here that is no rejection is unreadable JSON.
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
     let out: Messages = message::parse_messages(out.get());
+    // A summary row that is no summary: compact-plus's own in its place.
+    let row_text = out.first().and_then(Option::as_ref).map_or("", Message::text);
+    if let Some(why) = compaction::rescue::no_summary(row_text) {
+        debug(&host, &format!("compact-plus: {why}; compacting in its place")).await;
+        if e.texts_deferred.truthy() {
+            if let Err(err) = unpack_event(&host, &session, &mut e).await {
+                debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await;
+            }
+        }
+        let not_one = protocol::Rejection { message: why.into(), aborted: false, from_next: false };
+        let whole = !e.texts_deferred.truthy();
+        if session.options.rescue {
+            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &not_one, whole).await;
+        }
+    }
 
     {
         let mut carried = session.carried_mut();
         carried.turn_end_armed = true;
         carried.compactions += 1;
         carried.precomputed = false;
+        // The engine's summarizer answers again: no more cool-down.
+        carried.rescued_at = None;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
@@ -314,13 +407,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // The summary row's text beside the history, so a later session's project
     // recall finds what this one concluded.
     if let (Some(file), Some(summary)) = (&gathered.file, out.iter().flatten().next()) {
-        let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
-        let text = session.clean(summary.text());
-        if !text.trim().is_empty() {
-            if let Err(err) = host.call(Call::Write { path, text }).await {
-                debug(&host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
-            }
-        }
+        save_summary(&host, &session, file, summary.text()).await;
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(&host, dir, pending.as_deref()).await;
@@ -357,5 +444,19 @@ impl Drop for CompactingGuard {
     fn drop(&mut self) {
         let mut state = self.0.state.borrow_mut();
         state.compacting = state.compacting.saturating_sub(1);
+    }
+}
+
+/// The summary row's text, redacted, as `<history file>.summary.md`: a later
+/// session's project recall finds what this compaction concluded. A failed
+/// write costs only that.
+pub(super) async fn save_summary(host: &Host, session: &Session, file: &str, summary: &str) {
+    let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
+    let text = session.clean(summary);
+    if text.trim().is_empty() {
+        return;
+    }
+    if let Err(err) = host.call(Call::Write { path, text }).await {
+        debug(host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
     }
 }

@@ -17,13 +17,30 @@ pub struct Options {
     pub keep_days: f64,
     pub redact: bool,
     pub recall_tool: bool,
+    /// When the engine's compaction fails, answer one of compact-plus's own.
+    pub rescue: bool,
+    /// The model the rescue's summary is asked of: not the one failing.
+    pub rescue_model: String,
     /// `recallScope: "session"` keeps the recall tool to this session's history.
     pub recall_project: bool,
 }
 
+/// The engine's small fast model, as `$.model.complete` names it (an alias,
+/// resolved like `--model`; the d.ts's `ClassifyOptions.model` default).
+pub const RESCUE_MODEL: &str = "haiku";
+
 impl Default for Options {
     fn default() -> Self {
-        Options { turn_end_percent: 90.0, verbatim_tokens: 8000.0, keep_days: prune::KEEP_DAYS, redact: true, recall_tool: true, recall_project: true }
+        Options {
+            turn_end_percent: 90.0,
+            verbatim_tokens: 8000.0,
+            keep_days: prune::KEEP_DAYS,
+            redact: true,
+            recall_tool: true,
+            rescue: true,
+            rescue_model: RESCUE_MODEL.into(),
+            recall_project: true,
+        }
     }
 }
 
@@ -42,6 +59,9 @@ impl Options {
             redact: JsVal,
             #[serde(rename = "recallTool")]
             recall_tool: JsVal,
+            rescue: JsVal,
+            #[serde(rename = "rescueModel")]
+            rescue_model: JsVal,
             #[serde(rename = "recallScope")]
             recall_scope: JsVal,
         }
@@ -57,6 +77,15 @@ impl Options {
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
             recall_tool: raw.recall_tool != JsVal::Bool(false),
+            rescue: raw.rescue != JsVal::Bool(false),
+            // A blank or absent model is the default one.
+            rescue_model: raw
+                .rescue_model
+                .as_str()
+                .map(crate::text::trim)
+                .filter(|m| !m.is_empty())
+                .unwrap_or(RESCUE_MODEL)
+                .to_owned(),
             recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
         }
     }
@@ -107,6 +136,19 @@ pub struct Carried {
     /// it, by path: a file whose text is the same is unchanged, however the
     /// engine's loader (which the port follows) reads it.
     pub loaded: Vec<(String, String)>,
+    /// The engine's last figures for the context: the last response's input
+    /// tokens and the window (`$.session.usage`, read at each turn's end). The
+    /// trim before the summarizer reads them.
+    pub usage: Option<(f64, f64)>,
+    /// A compaction failed on a prompt too long in this session: later ones are
+    /// trimmed on the way down.
+    pub ptl_seen: bool,
+    /// When (clock ms) compact-plus last answered a compaction whose summarizer
+    /// failed: within the cool-down an automatic compaction is answered by the
+    /// rescue without asking that summarizer again (a retry storm otherwise:
+    /// 2-8 failing summarizer requests at every later turn, the engine's
+    /// breaker reset at each prompt; e2e-kit failures/README.md section 1).
+    pub rescued_at: Option<f64>,
 }
 
 impl Default for Carried {
@@ -122,6 +164,9 @@ impl Default for Carried {
             precomputed: false,
             disk_read: false,
             loaded: Vec::new(),
+            usage: None,
+            ptl_seen: false,
+            rescued_at: None,
         }
     }
 }

@@ -43,6 +43,7 @@ struct Usage {
 #[serde(default)]
 struct UsageContext {
     tokens: JsVal,
+    window: JsVal,
     breakdown: Option<Breakdown>,
 }
 
@@ -76,6 +77,9 @@ async fn is_near_threshold(host: &Host, session: &Session) -> Result<bool, Strin
     let usage: Usage = protocol::value(&host.call(Call::Usage { breakdown: None }).await)?;
     let context = usage.context.ok_or("usage has no context")?;
     let tokens = number_or(&context.tokens, 0.0);
+    if context.tokens.truthy() {
+        session.carried_mut().usage = Some((tokens, number_or(&context.window, 0.0)));
+    }
     let threshold = if context.tokens.truthy() { auto_compact_threshold(host, session).await? } else { 0.0 };
     Ok(threshold > 0.0 && tokens >= threshold * session.options.turn_end_percent / 100.0)
 }

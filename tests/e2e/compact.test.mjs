@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSession, textOf, lastMessageText, firstUserText, allMessagesText, debugLines, summaryRows } from './harness.mjs';
+import { runSession, textOf, lastMessageText, firstUserText, allMessagesText, debugLines, summaryRows, instructionsIn } from './harness.mjs';
 
 const MOD = process.env.E2E_MOD ?? 'repo';
 const TEST_TIMEOUT_MS = 120000; // a hung CLI is killed by the harness well before this
@@ -75,14 +75,7 @@ async function session(t, opts) {
 }
 
 /** The text after the last `Additional Instructions:` line of the summarizer prompt, up to the REMINDER. */
-function additionalInstructions(req) {
-  const text = lastMessageText(req);
-  const at = text.lastIndexOf('\nAdditional Instructions:\n');
-  if (at < 0) return null;
-  const body = text.slice(at + '\nAdditional Instructions:\n'.length);
-  const end = body.indexOf('\n\nREMINDER:');
-  return end >= 0 ? body.slice(0, end) : body;
-}
+const additionalInstructions = (req) => instructionsIn(lastMessageText(req));
 
 /** The history .md files of the session (everything but log.jsonl), oldest first. */
 function historyFiles(run, root = run.historyRoot) {

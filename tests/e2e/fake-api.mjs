@@ -18,6 +18,21 @@
 //   cacheReadInputTokens   usage.cache_read_input_tokens of normal answers (default 0).
 //   reply                  text of normal answers (default "Hello from the fake API.").
 //   summary                <summary> body of summarizer answers.
+//   compactFail            what summarizer requests get instead of a summary, as the kit's
+//                          failures/fake-api-fail.mjs answers them (measured against 2.1.328 there,
+//                          failures/README.md section 1): 'ptl' (400 "prompt is too long: 1050000
+//                          tokens > 1000000 maximum"), '500' (500 api_error), '529' (529
+//                          overloaded_error), 'empty' (200, an empty text block), 'nocontent' (200, no
+//                          content block), 'nosummary' (200, "I cannot summarize this conversation.":
+//                          a reply without a <summary> block, the kit's text; the engine asks once
+//                          more, then installs it as the summary). compactFailTimes: how many fail
+//                          (default -1: all).
+//   rescueFail / rescueReply  the same for compact-plus's own rescue requests ($.model.complete,
+//                          kind 'rescue', known by the rescue's system prompt), and the text they get.
+//   ptlAbove               a real-API-like limit, as the kit's fake-api-fail.mjs has it: any
+//                          /v1/messages whose body is over ptlAbove*4 bytes gets HTTP 400 "prompt is
+//                          too long: <bytes/4> tokens > <ptlAbove> maximum" (kit r-ptl-real: the engine
+//                          then compacts, trigger auto). compactPtlAbove: the same, summarizer only.
 //   toolUseQueue           list of {name, input}: the next normal turn-start request(s) answer with it.
 //
 // What it answers:
@@ -49,7 +64,19 @@ export function defaultKnobs() {
     reply: 'Hello from the fake API.',
     summary: DEFAULT_SUMMARY,
     toolUseQueue: [],
+    compactFail: null,
+    compactFailTimes: -1,
+    rescueFail: null,
+    ptlAbove: null,
+    compactPtlAbove: null,
+    rescueReply: '## Decisions\n- fake rescue summary: KIWI-1001 and LIME-2002 are the fruits to keep\n## Open Questions\n- No open questions.',
   };
+}
+
+/** compact-plus's rescue ($.model.complete): its system prompt says so (src/compaction/rescue.rs SYSTEM). */
+export const RESCUE_MARKER = 'The engine\'s own summarizer failed; you are the rescue.';
+export function isRescueRequest(body) {
+  return JSON.stringify(body?.system ?? '').includes(RESCUE_MARKER);
 }
 
 export function textOfContent(content) {
@@ -123,14 +150,36 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
   function answerMessages(req, res, body, entry) {
     const id = `msg_fake_${entry.n}`;
     const model = body?.model ?? 'claude-fake';
-    const kind = isCompactionRequest(body) ? 'compaction' : 'normal';
+    const kind = isRescueRequest(body) ? 'rescue' : isCompactionRequest(body) ? 'compaction' : 'normal';
+    const failMode = kind === 'compaction' ? state.compactFail : kind === 'rescue' ? state.rescueFail : null;
+    const bodyBytes = Buffer.byteLength(JSON.stringify(body ?? {}));
+    const limit = kind === 'compaction' && state.compactPtlAbove ? state.compactPtlAbove : state.ptlAbove;
+    if (limit && Math.ceil(bodyBytes / 4) > limit) {
+      Object.assign(entry, { kind, injected: 'ptl-limit', bodyBytes });
+      return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${Math.ceil(bodyBytes / 4)} tokens > ${limit} maximum` } });
+    }
+    const failing = failMode && (kind === 'rescue' || state.compactFailTimes < 0 || failed < state.compactFailTimes);
+    const noSummary = failing && failMode === 'nosummary';
+    if (failing && !noSummary) {
+      if (kind === 'compaction') failed++;
+      Object.assign(entry, { kind, injected: failMode });
+      if (failMode === 'ptl') return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 1050000 tokens > 1000000 maximum' } });
+      if (failMode === '500') return sendJson(res, 500, { type: 'error', error: { type: 'api_error', message: 'Internal server error' } });
+      if (failMode === '529') return sendJson(res, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+      return sendEmpty(res, body, `msg_fake_${entry.n}`, body?.model ?? 'claude-fake', failMode === 'nocontent');
+    }
     let inputTokens = kind === 'compaction' ? state.compactionInputTokens
       : (state.inputTokensSeq.length ? state.inputTokensSeq.shift() : state.inputTokens);
     if (inputTokens === 'estimate') inputTokens = Math.ceil(JSON.stringify(body ?? {}).length / 4);
     const tool = kind === 'normal' ? toolUseFor(body, state) : null;
-    const text = kind === 'compaction'
+    if (noSummary) {
+      if (kind === 'compaction') failed++;
+      Object.assign(entry, { kind, injected: failMode });
+    }
+    const text = noSummary ? 'I cannot summarize this conversation.'
+      : kind === 'compaction'
       ? `<analysis>fake analysis</analysis>\n<summary>\n${state.summary}\n</summary>`
-      : state.reply;
+      : kind === 'rescue' ? state.rescueReply : state.reply;
     Object.assign(entry, { kind, inputTokens, toolUse: tool, reply: tool ? null : text });
     const u = usage(state, 10, inputTokens, kind);
     const toolBlock = tool && { type: 'tool_use', id: `toolu_fake_${entry.n}`, name: tool.name, input: tool.input };
@@ -165,6 +214,25 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       ev('content_block_stop', { index: 0 });
       ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } });
     }
+    ev('message_stop', {});
+    res.end();
+  }
+
+  let failed = 0;
+  // A 200 answer with an empty text block, or no content block at all (the kit's sendOddSummary).
+  function sendEmpty(res, body, id, model, noContent) {
+    const u = { input_tokens: 0, output_tokens: 0 };
+    if (!body?.stream) {
+      return sendJson(res, 200, { id, type: 'message', role: 'assistant', model, content: noContent ? [] : [{ type: 'text', text: '' }], stop_reason: 'end_turn', stop_sequence: null, usage: u });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    ev('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...u, output_tokens: 1 } } });
+    if (!noContent) {
+      ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      ev('content_block_stop', { index: 0 });
+    }
+    ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: noContent ? 0 : 1 } });
     ev('message_stop', {});
     res.end();
   }

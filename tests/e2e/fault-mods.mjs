@@ -39,13 +39,13 @@ export const EVENT_REWRITES = {
 
 const IMPORT_RE = /import \{[^}]*\} from '\.\.\/pkg\/compact_plus\.js'\n/;
 const BEGIN_RE = /\nfunction begin\(hook, e\) \{\n/;
-const PERFORM_RE = /\nfunction perform\(\$, call\) \{\n/;
+const PERFORM_RE = /\nfunction perform\(\$, call, signal\) \{\n/;
 
 /** The repo's shim text with the fault layer for `fault` added (throws if the shim's shape changed). */
 export function injectFaultLayer(shim, fault) {
   if (!IMPORT_RE.test(shim)) throw new Error('fault layer: the shim no longer imports ../pkg/compact_plus.js');
   if (!BEGIN_RE.test(shim)) throw new Error('fault layer: the shim has no `function begin(hook, e) {` (where the core first sees an event)');
-  if (!PERFORM_RE.test(shim)) throw new Error('fault layer: the shim has no `function perform($, call) {`');
+  if (!PERFORM_RE.test(shim)) throw new Error('fault layer: the shim has no `function perform($, call, signal) {`');
   const rewrites = Object.entries(fault.event ?? {}).map(([hook, name]) => {
     if (!EVENT_REWRITES[name]) throw new Error(`fault layer: no event rewrite ${name}`);
     return `  ${JSON.stringify(hook)}: [${JSON.stringify(name)}, ${EVENT_REWRITES[name]}],`;
@@ -81,7 +81,7 @@ function __faultCall(call) {
   // The shim's own begin first, then the layer's (which takes the name) after the import.
   let out = shim.replace(BEGIN_RE, '\nfunction __realBegin(hook, e) {\n');
   out = out.replace(IMPORT_RE, (m) => `${m}${layer}`);
-  out = out.replace(PERFORM_RE, () => `\nfunction perform($, call) {
+  out = out.replace(PERFORM_RE, () => `\nfunction perform($, call, signal) {
   // FAULT LAYER: report what it did, then maybe stand in for the call.
   for (const note of __faultNotes.splice(0)) $.ui.log(\`${FAULT_LOG_PREFIX} \${note}\`, { to: 'debug' })
   const __fault = __faultCall(call)

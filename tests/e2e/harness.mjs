@@ -358,6 +358,16 @@ export function debugLines(run, re) {
  * both measured on Claude Code 2.1.328. Throws when both hold compact-plus's blocks: they must
  * reach the model once.
  */
+/** The paragraph after the last `Additional Instructions:` line of a summarizer prompt's text (the
+ * engine's "REMINDER" cut off), or null: where the engine puts the instructions a hook passed down. */
+export function instructionsIn(text) {
+  const at = text.lastIndexOf('\nAdditional Instructions:\n');
+  if (at < 0) return null;
+  const body = text.slice(at + '\nAdditional Instructions:\n'.length);
+  const end = body.indexOf('\n\nREMINDER:');
+  return end >= 0 ? body.slice(0, end) : body;
+}
+
 export function summaryRows(run, transcript = run.transcript) {
   const out = [];
   for (const r of transcript) {

@@ -50,7 +50,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSession, allMessagesText, lastMessageText, debugLines, hookTimes } from './harness.mjs';
+import { runSession, allMessagesText, lastMessageText, debugLines, hookTimes, instructionsIn } from './harness.mjs';
 
 const MOD = process.env.E2E_MOD ?? 'repo';
 const skipAll = MOD === 'reference' || MOD === 'none' ? `these tests are about the repo's mod (E2E_MOD=${MOD})` : false;
@@ -87,14 +87,7 @@ async function session(t, opts) {
 }
 
 /** The text after the last `Additional Instructions:` line of the summarizer prompt, up to the REMINDER. */
-function additionalInstructions(req) {
-  const text = lastMessageText(req);
-  const at = text.lastIndexOf('\nAdditional Instructions:\n');
-  if (at < 0) return null;
-  const body = text.slice(at + '\nAdditional Instructions:\n'.length);
-  const end = body.indexOf('\n\nREMINDER:');
-  return end >= 0 ? body.slice(0, end) : body;
-}
+const additionalInstructions = (req) => instructionsIn(lastMessageText(req));
 
 const count = (text, needle) => text.split(needle).length - 1;
 

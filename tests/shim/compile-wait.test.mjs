@@ -102,3 +102,11 @@ test('a compile that settles after the bound: hooks passed through meanwhile, an
   assert.ok(host.nexts.at(-1).down.instructions.startsWith(`keep KIWI\n\n${HANDOFF_HEAD}`), 'a hook after the compile settled still passed through')
   assert.equal(host.debugLines('not ready after').length, 1)
 })
+
+test('session.end before the core ever ran does not wait for the compile: nothing to drop, the exit stays fast', async () => {
+  const host = await freshShim({ compile: 'never' })
+  const out = await host.fire('session.end', { reason: 'prompt_input_exit', sessionId: 's' }, () => ({}))
+  assert.equal(out.hookError, undefined)
+  assert.equal(out.nexts, 1)
+  assert.deepEqual(host.liveTimers(), [], 'it set a compile bound')
+})

@@ -11,16 +11,19 @@ const CLAUDE_MD = '/tmp/proj/CLAUDE.md'
 
 test('a session.compact suspended on next while a prompt.context and a turn.complete run to their end: each gets its own answers', async () => {
   const host = withShim(register, { mode: 'tui' })
-  // The engine's copy of CLAUDE.md is older than the disk's: prompt.context refreshes it from its
-  // own read answer.
+  // The engine read CLAUDE.md at the session's start; it was edited on disk since, so its copy is
+  // older than the disk's: prompt.context refreshes it from its own read answer.
   host.instructionFiles = [{ path: CLAUDE_MD, kind: 'project', content: '# Project\n\nAlways answer briefly.\n' }]
+  host.addFile(CLAUDE_MD, '# Project\n\nAlways answer briefly.\n')
+  await host.promptContext()
   host.addFile(CLAUDE_MD, '# Project\n\nAlways answer briefly. EDITED-ON-DISK-7007.\n')
   host.summarizer.hold = gate()
 
+  const started = host.outcomes.length
   const compaction = host.compact({ trigger: 'manual', instructions: 'keep KIWI' })
   await host.settle() // the summary request is out; the hook waits on next's result
   assert.equal(host.requests.filter((r) => r.kind === 'summarizer').length, 1)
-  const [sc] = host.outcomes
+  const sc = host.outcomes[started]
   assert.equal(sc.value, undefined, 'session.compact ended before its next answered')
 
   const context = await host.promptContext()
@@ -61,6 +64,11 @@ test('two prompt.context hooks suspended on their next, answered in the other or
   const host = withShim(register, { mode: 'tui' })
   const a = '/tmp/a/CLAUDE.md'
   const b = '/tmp/b/CLAUDE.md'
+  // The engine read both at the session's start, as 'old'; both were edited on disk since.
+  host.addFile(a, 'old\n')
+  host.addFile(b, 'old\n')
+  const files = [a, b].map((path) => ({ path, kind: 'project', content: 'old\n' }))
+  await host.fire('prompt.context', { blocks: [], instructionFiles: files }, (d) => ({ blocks: d.blocks, instructionFiles: d.instructionFiles }))
   host.addFile(a, 'disk A\n')
   host.addFile(b, 'disk B\n')
   const ga = gate()

@@ -122,6 +122,9 @@ export class FakeHost {
     this.running = null
     this.compactions = 0
     this.summarizer = { hold: null, reject: null, keep: 0 }
+    // `$.model.complete`'s answers, in turn; past them an API error, as a completion the API
+    // refused resolves: it never rejects for what the provider did [dts ModelCompleteResult].
+    this.completions = []
     this.compile = compile
     this.onCall = onCall
     this.on = this.#on.bind(this)
@@ -381,6 +384,9 @@ export class FakeHost {
         stat: op('fs.stat', (p, o) => host.#fsStat(p, o)),
       },
       process: { run: op('process.run', (argv) => host.#run(argv)) },
+      model: {
+        complete: op('model.complete', () => host.completions.shift() ?? { isAnswered: false, reason: 'api-error', status: 500, error: 'server_error', usage: {} }),
+      },
       ui: {
         // Synchronous, returns nothing [dts `log: (text, options?) => void`].
         log: (text, opts) => {
@@ -535,7 +541,7 @@ export class FakeHost {
    * an automatic one [probe §5].
    */
   async summarize(down) {
-    this.requests.push({ kind: 'summarizer', instructions: down.instructions, messages: down.messages.length })
+    this.requests.push({ kind: 'summarizer', instructions: down.instructions, messages: down.messages.length, down: down.messages })
     if (this.summarizer.hold) await this.summarizer.hold.wait()
     if (this.summarizer.reject) throw this.summarizer.reject
     const keep = down.trigger === 'auto' ? 2 : this.summarizer.keep
@@ -573,7 +579,10 @@ export class FakeHost {
     const boundaryRow = { type: 'system', name: 'compact_boundary', content: [{ type: 'text', text: 'Conversation compacted' }] }
     const summaryRow = { type: 'user', role: 'user', content: [{ type: 'text', text: summary.text }] }
     const appends = this.mode === 'headless' || trigger === 'auto'
-    for (const row of [boundaryRow, summaryRow]) {
+    // A hook's own compaction (not what `next` gave): the engine writes the boundary, and the
+    // hook's summary as a plain row through door `note`, not `compaction` [e2e-kit failures/README.md §2].
+    const hookAnswered = out.value !== out.below
+    for (const row of hookAnswered ? [boundaryRow] : [boundaryRow, summaryRow]) {
       const id = row === summaryRow ? summary.handle : uuid()
       if (appends) {
         const a = await this.fire('session.append', { message: row, door: 'compaction', origin: { kind: 'engine' }, uuid: id }, (down) => ({ message: down.message, uuid: id }))
@@ -582,6 +591,7 @@ export class FakeHost {
         this.rows.push(row)
       }
     }
+    if (hookAnswered) this.rows.push(summaryRow)
     return out
   }
 

@@ -23,7 +23,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startFakeApi } from '../e2e/fake-api.mjs'
-import { claudeBin, findTranscript, readJsonl, textOf, REPO_ROOT } from '../e2e/harness.mjs'
+import { claudeBin, findTranscript, readJsonl, textOf, instructionsIn, REPO_ROOT } from '../e2e/harness.mjs'
 
 export { textOf }
 
@@ -97,14 +97,7 @@ export function lastMessageText(req) {
 }
 
 /** The paragraph after `Additional Instructions:` of a summarizer prompt (the engine's "REMINDER" cut off). */
-export function additionalInstructions(req) {
-  const text = lastMessageText(req)
-  const at = text.lastIndexOf('\nAdditional Instructions:\n')
-  if (at < 0) return null
-  const body = text.slice(at + '\nAdditional Instructions:\n'.length)
-  const end = body.indexOf('\n\nREMINDER:')
-  return end >= 0 ? body.slice(0, end) : body
-}
+export const additionalInstructions = (req) => instructionsIn(lastMessageText(req))
 
 /** Every tool_result block a request carries: [{ text, isError }]. */
 export function toolResults(req) {
@@ -118,7 +111,9 @@ export const carries = (req, text) => conversation(req).some((m) => textOf(m.con
 /**
  * Opens a TUI run for test `t`: the output folder, the fake API, the plugin copy. The run closes
  * with the test: its tmux server and fake stop; its folder goes when the test passed.
- * opts: label, env (extra env for the CLI), fake (starting knobs of ../e2e/fake-api.mjs)
+ * opts: label, env (extra env for the CLI), fake (starting knobs of ../e2e/fake-api.mjs), mod
+ * ('repo', the default: compact-plus from the plugin copy; 'none': the CLI with no --plugin-dir, the
+ * engine alone, to compare)
  */
 export async function openTui(t, opts = {}) {
   const tui = new Tui(opts)
@@ -133,8 +128,9 @@ export async function openTui(t, opts = {}) {
 }
 
 export class Tui {
-  constructor({ label = 'run', env = {}, fake = {} } = {}) {
+  constructor({ label = 'run', env = {}, fake = {}, mod = 'repo' } = {}) {
     this.label = label.replace(/[^A-Za-z0-9_.-]/g, '_')
+    this.withPlugin = mod !== 'none'
     this.extraEnv = env
     this.knobs = fake
     this.launches = 0
@@ -197,7 +193,7 @@ export class Tui {
       ...Object.fromEntries(Object.entries(this.extraEnv).map(([k, v]) => [k, String(v)])),
     }
     const argv = ['--debug-file', path.join(this.dir, `debug-${this.launches}.log`),
-      '--plugin-dir', this.mod, ...args]
+      ...(this.withPlugin ? ['--plugin-dir', this.mod] : []), ...args]
     // A clean environment (env -i): nothing of the calling session leaks into the CLI. The
     // watchdog (timeout -s KILL) ends a CLI that outlives its test by any route.
     const script = ['#!/bin/bash', `cd ${q(this.proj)}`,

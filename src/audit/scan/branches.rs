@@ -2,7 +2,7 @@
 //! word "branch" in prose.
 
 use super::bytes::find_bytes;
-use super::paths::as_path;
+use super::paths::{as_path_in, Place};
 use super::shas::looks_like_sha;
 
 pub(crate) fn is_branch_word(w: &str) -> bool {
@@ -87,7 +87,12 @@ pub(crate) fn is_branch_name(n: &str) -> bool {
         && !n.ends_with(".lock")
         && n != "HEAD"
         && !looks_like_sha(n)
-        && as_path(n).is_none()
+        && as_path_in(n, Place::File).is_none()
+}
+
+/// The branches most repositories have, which a `git` command in prose may name.
+pub(crate) fn is_trunk(w: &str) -> bool {
+    matches!(w, "main" | "master" | "develop" | "development" | "dev" | "trunk" | "staging" | "production" | "release")
 }
 
 /// After the word "branch" in prose only names that cannot be an ordinary word.

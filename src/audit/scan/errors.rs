@@ -2,8 +2,6 @@
 //! traceback's exception line, …), the line as an excerpt; lines every failure prints are not
 //! listed.
 
-use std::borrow::Cow;
-
 use crate::audit::{Kind, Mentions};
 use crate::text;
 use super::bytes::{is_word_byte, window};
@@ -11,6 +9,8 @@ use super::bytes::{is_word_byte, window};
 const ERROR_LINE_CHARS: usize = 160;
 /// How far into a line a marker may sit for the excerpt to start at the line's start.
 const ERROR_LEAD: usize = 120;
+// The marker's place in the excerpt is kept in 8 bits beside its start (`scan_errors`).
+const _: () = assert!(ERROR_LEAD < 256);
 
 /// Lines looked at after a `Traceback` header for the exception line.
 const TRACEBACK_LOOKAHEAD: usize = 400;
@@ -74,6 +74,9 @@ fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> 
     let prev = at.checked_sub(1).and_then(|p| b.get(p)).copied();
     let next = b.get(at + marker.len()).copied();
     let before = s.get(line_start..at).unwrap_or("");
+    if is_code_frame(before) {
+        return false;
+    }
     match rule {
         Rule::Any | Rule::Traceback => true,
         Rule::Lower => {
@@ -81,13 +84,24 @@ fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> 
                 && (text::trim(before).is_empty()
                     || before.ends_with(": ")
                     || before.ends_with("] ")
-                    || before.ends_with(':'))
+                    || before.ends_with(':')
+                    || before.as_bytes().last().is_some_and(u8::is_ascii_control))
         }
         Rule::NotPath => next != Some(b':'),
         Rule::Word => !prev.is_some_and(is_word_byte) && !next.is_some_and(is_word_byte),
         Rule::TsCode => next.is_some_and(|c| c.is_ascii_digit()),
         Rule::LineStart => text::trim(before).is_empty(),
     }
+}
+
+/// `315 | ` and `> 12 |` before the marker: a test runner showing the source around a
+/// failure (bun, vitest, jest). That line is code; the runner prints the error on its own.
+fn is_code_frame(before: &str) -> bool {
+    let b = before.as_bytes();
+    let start = b.iter().position(|c| !matches!(c, b' ' | b'\t' | b'>')).unwrap_or(b.len());
+    let digits = b.get(start..).map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
+    let after = b.get(start + digits..).unwrap_or(&[]);
+    digits > 0 && after.iter().find(|&&c| c != b' ') == Some(&b'|')
 }
 
 /// After a `Traceback` header, the first unindented line that is not another
@@ -178,7 +192,9 @@ const MARKER_SHIFT: [u8; BLOCK_SLOTS] = {
 /// one line costs one pass, not one per marker.
 pub(crate) fn scan_errors(found: &mut Mentions, s: &str) {
     let b = s.as_bytes();
-    let mut starts: Vec<usize> = Vec::new();
+    // `start << 8 | marker - start`: where the excerpt starts and how far into it the marker
+    // is (at most ERROR_LEAD), sorted as one number.
+    let mut starts: Vec<u64> = Vec::new();
     let mut line_start = 0;
     // Line breaks in `..newlines_to` are accounted for in `line_start`.
     let mut newlines_to = 0;
@@ -215,42 +231,41 @@ pub(crate) fn scan_errors(found: &mut Mentions, s: &str) {
         match rule {
             Rule::Traceback => {
                 if let Some(exc) = exception_after(s, line_end) {
-                    starts.push(exc);
+                    starts.push((exc as u64) << 8);
                 }
             }
             // Deep in a long line, the excerpt starts at the marker.
-            _ => starts.push(if at - line_start <= ERROR_LEAD { line_start } else { at }),
+            _ => {
+                let start = if at - line_start <= ERROR_LEAD { line_start } else { at };
+                starts.push((start as u64) << 8 | (at - start) as u64);
+            }
         }
         at = line_end;
     }
     starts.sort_unstable();
-    starts.dedup();
-    for start in starts {
+    starts.dedup_by_key(|x| *x >> 8);
+    for x in starts {
+        let (start, marker) = ((x >> 8) as usize, (x & 0xff) as usize);
         let line = window(s, start, 4 * ERROR_LINE_CHARS).split('\n').next().unwrap_or("");
-        if let Some(err) = error_text(line) {
-            found.note(Kind::Error, &err);
+        if let Some(err) = error_text(line, marker) {
+            found.note(Kind::Error, err);
         }
     }
 }
 
-fn error_text(line: &str) -> Option<String> {
-    let line = text::trim(line);
-    // Most lines have nothing to collapse: ASCII, no control whitespace, no double space.
-    let mut plain = true;
-    let mut prev = 0u8;
-    for &c in line.as_bytes() {
-        if !c.is_ascii() || (b'\t'..=b'\r').contains(&c) || (c == b' ' && prev == b' ') {
-            plain = false;
-            break;
-        }
-        prev = c;
-    }
-    let collapsed = if plain { Cow::Borrowed(line) } else { Cow::Owned(text::collapse_space(line)) };
-    let trimmed = text::trim(&collapsed);
-    if trimmed.len() < 6 || GENERIC_ERRORS.iter().any(|g| trimmed.starts_with(g)) {
+/// The excerpt of an error line as the text has it, so a search for it finds it: the run
+/// around the marker (at byte `marker` of the line) between control characters (a tab, a
+/// carriage return), trimmed, at most [`ERROR_LINE_CHARS`].
+fn error_text(line: &str, marker: usize) -> Option<&str> {
+    // ASCII control bytes: every cut is a char boundary.
+    let b = line.as_bytes();
+    let from = b.get(..marker).and_then(|h| h.iter().rposition(u8::is_ascii_control)).map_or(0, |p| p + 1);
+    let to = b.get(marker..).and_then(|r| r.iter().position(u8::is_ascii_control)).map_or(line.len(), |p| marker + p);
+    let run = text::trim(line.get(from..to).unwrap_or(""));
+    if run.len() < 6 || GENERIC_ERRORS.iter().any(|g| run.starts_with(g)) {
         return None;
     }
-    Some(text::trim_end(text::head(trimmed, ERROR_LINE_CHARS)).to_owned())
+    Some(text::trim_end(text::head(run, ERROR_LINE_CHARS)))
 }
 
 #[cfg(test)]
@@ -275,6 +290,8 @@ mod tests {
             ("the error: it was mine", false),
             ("FAILEDX and XFAILED", false),
             ("error: could not compile `demo`", false),
+            ("315 | \t\tsubmitJobError: new Error(\"Database connection failed\"),", false),
+            ("> 12 |   throw new Error(\"boom\")", false),
         ];
         for (line, want) in cases {
             let mut m = Mentions::default();
@@ -282,10 +299,34 @@ mod tests {
             assert_eq!(!m.is_empty(), want, "{line}");
         }
         let mut m = Mentions::default();
-        let long = format!("\u{1b}[31merror\u{1b}[0m: {}", "x".repeat(400));
-        scan_text(&mut m, &long, Scan { errors: true, quotes: false });
+        let long = format!("\u{1b}[31merror: {}\u{1b}[0m", "x".repeat(400));
+        scan_text(&mut m, &long, Scan { errors: true, quotes: false, prose: false });
         let e = m.ranked();
         assert_eq!(e.len(), 1);
         assert!(e.first().is_some_and(|x| x.text.starts_with("error: xx") && text::len16(&x.text) <= ERROR_LINE_CHARS));
+        assert!(e.first().is_some_and(|x| long.contains(x.text.as_str())), "{e:?}");
+        // A colour code through the marker: `error: xx` is not text the output holds.
+        let mut m = Mentions::default();
+        scan_text(&mut m, "\u{1b}[31merror\u{1b}[0m: expected `;`", Scan { errors: true, quotes: false, prose: false });
+        assert!(m.is_empty(), "{:?}", m.ranked());
+    }
+
+    /// The excerpt is the line as the output has it: a search for it finds it. Tabs and
+    /// carriage returns bound it; spaces stay as they are.
+    #[test]
+    fn error_lines_are_verbatim() {
+        let cases = [
+            ("\t--- FAIL: TestParse/with_tabs (0.00s)\n", "--- FAIL: TestParse/with_tabs (0.00s)"),
+            ("    main_test.go:12:\terror: got 3,\twant 4\n", "error: got 3,"),
+            ("Downloading 40%\rerror: connection reset by peer\r\n", "error: connection reset by peer"),
+            ("src/a.ts(3,5):  error TS2322:  Type 'x'\n", "src/a.ts(3,5):  error TS2322:  Type 'x'"),
+        ];
+        for (out, want) in cases {
+            let mut m = Mentions::default();
+            scan_errors(&mut m, out);
+            let got: Vec<String> = m.ranked().into_iter().map(|x| x.text).collect();
+            assert_eq!(got, vec![want.to_owned()], "{out:?}");
+            assert!(out.contains(want));
+        }
     }
 }

@@ -10,8 +10,12 @@ fn is_lower_hex(b: u8) -> bool {
     class(b) & HEX != 0
 }
 
+/// Past this, only a full commit (40) is one: git abbreviates to 7–12 digits, and 32 hex
+/// digits are an MD5 or a UUID without its dashes.
+const SHA_ABBREV_MAX: usize = 20;
+
 pub(crate) fn looks_like_sha(s: &str) -> bool {
-    (SHA_MIN..=SHA_MAX).contains(&s.len())
+    (s.len() == SHA_MAX || (SHA_MIN..=SHA_ABBREV_MAX).contains(&s.len()))
         && s.bytes().all(is_lower_hex)
         && s.bytes().any(|b| b.is_ascii_digit())
         && s.bytes().any(|b| b.is_ascii_alphabetic())
@@ -26,6 +30,13 @@ fn is_exponent(s: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// Whether the run at `start` follows `index ` at the start of a line.
+fn is_diff_index(b: &[u8], start: usize) -> bool {
+    const INDEX: &[u8] = b"index ";
+    let Some(at) = start.checked_sub(INDEX.len()) else { return false };
+    b.get(at..start) == Some(INDEX) && (at == 0 || b.get(at - 1) == Some(&b'\n'))
 }
 
 /// Runs of 7–40 lowercase hex standing alone: not inside a longer word, a UUID,
@@ -55,6 +66,16 @@ pub(crate) fn scan_shas(found: &mut Mentions, s: &str) {
         if !(SHA_MIN..=SHA_MAX).contains(&(end - start)) {
             continue;
         }
+        // `index 3f2a1b4..8c9d0e1 100644` in a diff: two blobs, no commit.
+        if is_diff_index(b, start) {
+            if b.get(end..end + 2) == Some(b"..".as_slice()) {
+                i = end + 2;
+                while hex(i) {
+                    i += 1;
+                }
+            }
+            continue;
+        }
         let prev = start.checked_sub(1).and_then(|p| b.get(p)).copied();
         let prev2 = start.checked_sub(2).and_then(|p| b.get(p)).copied();
         let next = b.get(end).copied();
@@ -78,5 +99,36 @@ pub(crate) fn scan_shas(found: &mut Mentions, s: &str) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shas(text: &str) -> Vec<String> {
+        let mut m = Mentions::default();
+        scan_shas(&mut m, text);
+        let mut all: Vec<String> = m.ranked().into_iter().map(|x| x.text).collect();
+        all.sort();
+        all
+    }
+
+    /// A diff's `index` line names two blobs, not commits; a range in a command names commits.
+    #[test]
+    fn blob_ids_are_not_commits() {
+        let diff = "diff --git a/src/lib.rs b/src/lib.rs\nindex 48f53c95..bcd63072 100644\n--- a/src/lib.rs\n+++ b/src/lib.rs\n";
+        assert_eq!(shas(diff), Vec::<String>::new());
+        assert_eq!(shas("git log --oneline 48f53c95..bcd63072"), vec!["48f53c95", "bcd63072"]);
+        assert_eq!(shas("reindex 1a2b3c4d5e"), vec!["1a2b3c4d5e"]);
+    }
+
+    /// Git abbreviates to a dozen digits or cites all 40; 32 hex digits are an MD5.
+    #[test]
+    fn lengths_a_commit_has() {
+        let full = "8c029afd834cc328647ace3b48773331453a3dca";
+        assert_eq!(shas(&format!("commit {full}")), vec![full]);
+        assert_eq!(shas("checkpoint 48f554e407de50ea53be22030173682f"), Vec::<String>::new());
+        assert_eq!(shas("HEAD is now at 9dc6d66969f6 Fix"), vec!["9dc6d66969f6"]);
     }
 }

@@ -2,9 +2,9 @@
 //! commands and the word "branch" name the branches after them.
 
 use crate::audit::{Kind, Mentions};
-use super::branches::{after_origin, distinctive_branch, is_branch_name, is_branch_word, Git};
+use super::branches::{after_origin, distinctive_branch, is_branch_name, is_branch_word, is_trunk, Git};
 use super::bytes::{class, find_bytes, COLON, CUE, PIECE_BREAK, SLASH, WS};
-use super::paths::as_path;
+use super::paths::{listed_path, Place};
 use super::urls::scan_urls;
 
 /// The words of every line (runs of non-ASCII-whitespace), in order; a line
@@ -13,7 +13,7 @@ use super::urls::scan_urls;
 /// Outside a `git` command or "branch" phrase a word without a `/` changes
 /// nothing unless it is `git` or a "branch" word, so the scan jumps from cue
 /// byte to cue byte and reads only the words around them.
-pub(crate) fn scan_words(found: &mut Mentions, s: &str) {
+pub(crate) fn scan_words(found: &mut Mentions, s: &str, prose: bool) {
     let b = s.as_bytes();
     let mut git = Git::Idle;
     let mut after_branch_word = false;
@@ -58,7 +58,7 @@ pub(crate) fn scan_words(found: &mut Mentions, s: &str) {
         }
         // Cut at ASCII bytes: always char boundaries.
         if let Some(word) = s.get(start..i) {
-            scan_word(found, word, seen, &mut git, &mut after_branch_word);
+            scan_word(found, word, seen, prose, &mut git, &mut after_branch_word);
         }
     }
 }
@@ -93,7 +93,7 @@ fn skip_to_cue(b: &[u8], mut i: usize) -> usize {
 }
 
 /// One word; `seen` is the union of its bytes' classes.
-fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_branch_word: &mut bool) {
+fn scan_word(found: &mut Mentions, word: &str, seen: u8, prose: bool, git: &mut Git, after_branch_word: &mut bool) {
     let has_slash = seen & SLASH != 0;
     if has_slash {
         let url = seen & COLON != 0 && find_bytes(word.as_bytes(), b"://").is_some();
@@ -109,7 +109,9 @@ fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_br
                 slash |= k & SLASH != 0;
                 continue;
             }
-            if slash {
+            // `/^new file mode/m.test(line)` is a call, `src/a.ts(3,5)` a place in a file.
+            let call = c == b'(' && !b.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if slash && !call {
                 note_path(found, rest.get(start..i));
             }
             start = i + 1;
@@ -129,7 +131,7 @@ fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_br
         *after_branch_word = is_branch_word(clean);
         return;
     }
-    let mut branch: Option<&str> = git.feed(clean);
+    let mut branch: Option<&str> = git.feed(clean).filter(|n| !prose || distinctive_branch(n) || is_trunk(n));
     if has_slash {
         if let Some(name) = after_origin(clean) {
             branch = Some(name);
@@ -145,7 +147,7 @@ fn scan_word(found: &mut Mentions, word: &str, seen: u8, git: &mut Git, after_br
 }
 
 fn note_path(found: &mut Mentions, piece: Option<&str>) {
-    if let Some(path) = piece.and_then(as_path) {
+    if let Some(path) = piece.and_then(|p| listed_path(p, Place::Prose)) {
         found.note(Kind::Path, path);
     }
 }
