@@ -210,7 +210,7 @@ async fn project(host: &Host, input: &recall_tool::Input) -> Done {
         .collect();
     let histories: Vec<String> = listed(1).into_iter().filter(|e| e.kind == "dir").map(|e| e.name).collect();
     candidates.extend(codex_rollouts(host, &codex_root, &cwd).await);
-    candidates.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms).then(a.path.cmp(&b.path)));
+    newest_first(&mut candidates);
     if let Some(prefix) = &input.session {
         candidates.retain(|c| c.session.starts_with(prefix.as_str()));
     }
@@ -313,30 +313,46 @@ async fn project(host: &Host, input: &recall_tool::Input) -> Done {
     }
 }
 
+// One sort of each kind: every `sort_by` closure is a sort of its own in the
+// .wasm (about 4 KB each).
+
+/// Newest first, then by path, so the order is the same on every call.
+fn newest_first(c: &mut [Candidate]) {
+    c.sort_unstable_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| a.path.cmp(&b.path)));
+}
+
+/// Names that sort by date (`2026`, `11`, `29`): the newest first.
+fn descending(names: &mut [String]) {
+    names.sort_unstable();
+    names.reverse();
+}
+
+/// The newest `n` folders of a Codex date folder, by name.
+fn newest(entries: Vec<Listed>, n: usize) -> Vec<String> {
+    let mut names: Vec<String> = entries.into_iter().filter(|e| e.kind == "dir").map(|e| e.name).collect();
+    descending(&mut names);
+    names.truncate(n);
+    names
+}
+
 /// Codex rollouts started in `cwd`, newest first: the newest date folders
 /// (`YYYY/MM/DD`), then the first line of the newest `CODEX_CANDIDATES`.
 async fn codex_rollouts(host: &Host, root: &str, cwd: &str) -> Vec<Candidate> {
-    let newest = |mut v: Vec<Listed>, n: usize| {
-        v.retain(|e| e.kind == "dir");
-        v.sort_by(|a, b| b.name.cmp(&a.name));
-        v.truncate(n);
-        v
-    };
-    let years: Vec<String> = newest(list(host, root).await, 2).into_iter().map(|e| format!("{root}/{}", e.name)).collect();
+    let years: Vec<String> = newest(list(host, root).await, 2).into_iter().map(|name| format!("{root}/{name}")).collect();
     if years.is_empty() {
         return Vec::new();
     }
     let mut months = Vec::new();
     for (y, entries) in years.iter().zip(list_all(host, &years).await) {
-        months.extend(newest(entries, 12).into_iter().map(|e| format!("{y}/{}", e.name)));
+        months.extend(newest(entries, 12).into_iter().map(|name| format!("{y}/{name}")));
     }
-    months.sort_by(|a, b| b.cmp(a));
+    descending(&mut months);
     months.truncate(3);
     let mut days = Vec::new();
     for (m, entries) in months.iter().zip(list_all(host, &months).await) {
-        days.extend(newest(entries, 31).into_iter().map(|e| format!("{m}/{}", e.name)));
+        days.extend(newest(entries, 31).into_iter().map(|name| format!("{m}/{name}")));
     }
-    days.sort_by(|a, b| b.cmp(a));
+    descending(&mut days);
     days.truncate(31);
     let mut files: Vec<Candidate> = Vec::new();
     for (d, entries) in days.iter().zip(list_all(host, &days).await) {
@@ -347,7 +363,7 @@ async fn codex_rollouts(host: &Host, root: &str, cwd: &str) -> Vec<Candidate> {
             files.push(Candidate { kind: "codex", session: id, path: format!("{d}/{}", e.name), mtime_ms: e.mtime_ms, size: e.size as u64 });
         }
     }
-    files.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms));
+    newest_first(&mut files);
     files.truncate(CODEX_CANDIDATES);
     if files.is_empty() {
         return files;
