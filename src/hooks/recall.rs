@@ -210,7 +210,7 @@ async fn project(host: &Host, input: &recall_tool::Input) -> Done {
         .collect();
     let histories: Vec<String> = listed(1).into_iter().filter(|e| e.kind == "dir").map(|e| e.name).collect();
     candidates.extend(codex_rollouts(host, &codex_root, &cwd).await);
-    newest_first(&mut candidates);
+    let mut candidates = newest_first(candidates);
     if let Some(prefix) = &input.session {
         candidates.retain(|c| c.session.starts_with(prefix.as_str()));
     }
@@ -313,57 +313,72 @@ async fn project(host: &Host, input: &recall_tool::Input) -> Done {
     }
 }
 
-// One sort of each kind: every `sort_by` closure is a sort of its own in the
-// .wasm (about 4 KB each).
+// The walk sorts by numbers packed into a `u64` with the item's index in the
+// low bits: the core's .wasm already has that one sort (`audit::coverage`),
+// where each `sort_by` closure would be a sort of its own (about 4 KB each).
+const INDEX_BITS: u32 = 20;
 
-/// Newest first, then by path, so the order is the same on every call.
-fn newest_first(c: &mut [Candidate]) {
-    c.sort_unstable_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| a.path.cmp(&b.path)));
+/// The order of `keys` (at most 2^20 of them, each under 2^43), largest first.
+fn largest_first(keys: impl Iterator<Item = u64>) -> Vec<usize> {
+    let mut packed: Vec<u64> = keys.take(1 << INDEX_BITS).enumerate().map(|(i, k)| (k.min((1 << 43) - 1) << INDEX_BITS) | i as u64).collect();
+    packed.sort_unstable();
+    packed.iter().rev().map(|p| (p & ((1 << INDEX_BITS) - 1)) as usize).collect()
 }
 
-/// Names that sort by date (`2026`, `11`, `29`): the newest first.
-fn descending(names: &mut [String]) {
-    names.sort_unstable();
-    names.reverse();
+/// Newest first (by mtime to the millisecond; ties in the order listed).
+fn newest_first(c: Vec<Candidate>) -> Vec<Candidate> {
+    let order = largest_first(c.iter().map(|c| if c.mtime_ms > 0.0 { c.mtime_ms as u64 } else { 0 }));
+    let mut slots: Vec<Option<Candidate>> = c.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
 }
 
-/// The newest `n` folders of a Codex date folder, by name.
-fn newest(entries: Vec<Listed>, n: usize) -> Vec<String> {
-    let mut names: Vec<String> = entries.into_iter().filter(|e| e.kind == "dir").map(|e| e.name).collect();
-    descending(&mut names);
-    names.truncate(n);
-    names
+/// The newest `n` of a Codex date folder's folders (`2026`, `11`, `29`), with
+/// their number: a folder named otherwise is none of them.
+fn newest(entries: Vec<Listed>, n: usize) -> Vec<(u64, String)> {
+    let dated = entries
+        .into_iter()
+        .filter(|e| e.kind == "dir" && !e.name.is_empty() && e.name.len() <= 4 && e.name.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|e| Some((e.name.parse::<u64>().ok()?, e.name)))
+        .collect();
+    largest_of(dated, n)
+}
+
+/// The `n` largest by their number, largest first.
+fn largest_of(v: Vec<(u64, String)>, n: usize) -> Vec<(u64, String)> {
+    let order = largest_first(v.iter().map(|d| d.0));
+    let mut slots: Vec<Option<(u64, String)>> = v.into_iter().map(Some).collect();
+    order.into_iter().take(n).filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
 }
 
 /// Codex rollouts started in `cwd`, newest first: the newest date folders
 /// (`YYYY/MM/DD`), then the first line of the newest `CODEX_CANDIDATES`.
 async fn codex_rollouts(host: &Host, root: &str, cwd: &str) -> Vec<Candidate> {
-    let years: Vec<String> = newest(list(host, root).await, 2).into_iter().map(|name| format!("{root}/{name}")).collect();
+    let years: Vec<(u64, String)> = newest(list(host, root).await, 2).into_iter().map(|(y, name)| (y, format!("{root}/{name}"))).collect();
     if years.is_empty() {
         return Vec::new();
     }
+    // `YYYY/MM/DD` as one number, so months and days sort across years.
+    let paths = |v: &[(u64, String)]| v.iter().map(|d| d.1.clone()).collect::<Vec<String>>();
     let mut months = Vec::new();
-    for (y, entries) in years.iter().zip(list_all(host, &years).await) {
-        months.extend(newest(entries, 12).into_iter().map(|name| format!("{y}/{name}")));
+    for ((y, path), entries) in years.iter().zip(list_all(host, &paths(&years)).await) {
+        months.extend(newest(entries, 12).into_iter().map(|(m, name)| (y * 100 + m, format!("{path}/{name}"))));
     }
-    descending(&mut months);
-    months.truncate(3);
+    let months = largest_of(months, 3);
     let mut days = Vec::new();
-    for (m, entries) in months.iter().zip(list_all(host, &months).await) {
-        days.extend(newest(entries, 31).into_iter().map(|name| format!("{m}/{name}")));
+    for ((m, path), entries) in months.iter().zip(list_all(host, &paths(&months)).await) {
+        days.extend(newest(entries, 31).into_iter().map(|(d, name)| (m * 100 + d, format!("{path}/{name}"))));
     }
-    descending(&mut days);
-    days.truncate(31);
+    let days = paths(&largest_of(days, 31));
     let mut files: Vec<Candidate> = Vec::new();
     for (d, entries) in days.iter().zip(list_all(host, &days).await) {
         for e in entries.into_iter().filter(|e| e.kind == "file" && e.size > 0.0 && e.name.starts_with("rollout-") && e.name.ends_with(".jsonl")) {
-            let stem = e.name.trim_end_matches(".jsonl");
+            let stem = e.name.strip_suffix(".jsonl").unwrap_or(&e.name);
             // `rollout-<timestamp>-<uuid>`: the uuid is the last 36 chars.
             let id = stem.get(stem.len().saturating_sub(36)..).unwrap_or(stem).to_owned();
             files.push(Candidate { kind: "codex", session: id, path: format!("{d}/{}", e.name), mtime_ms: e.mtime_ms, size: e.size as u64 });
         }
     }
-    newest_first(&mut files);
+    let mut files = newest_first(files);
     files.truncate(CODEX_CANDIDATES);
     if files.is_empty() {
         return files;
