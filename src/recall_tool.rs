@@ -97,7 +97,8 @@ pub fn parse_input(json: &str) -> Result<Input, String> {
             Some(v) => {
                 let n = match v {
                     Value::Number(n) => n.as_f64(),
-                    Value::String(s) => s.trim().parse::<f64>().ok(),
+                    // A whole number written as text; `parse::<f64>` would bring its tables of powers into both modules.
+                    Value::String(s) => s.trim().parse::<u32>().ok().map(f64::from),
                     _ => None,
                 };
                 match n {
@@ -163,7 +164,8 @@ pub fn parse_query(json: &str) -> Result<Query, String> {
         Some(v) => {
             let n = match v {
                 Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
+                // A whole number written as text; `parse::<f64>` would bring its tables of powers into both modules.
+                Value::String(s) => s.trim().parse::<u32>().ok().map(f64::from),
                 _ => None,
             };
             match n {
