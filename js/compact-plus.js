@@ -19,7 +19,7 @@
 //    it has run; nothing waits on the job.)
 
 import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
-import { initSync as initRecall, recall, recallProject, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
+import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
@@ -373,9 +373,40 @@ async function search({ paths, query, project }, io) {
   }
 }
 
-// Scope project: every byte range the core named, at once; a read that fails
-// or is not back by the core's deadline goes as missing, which the module counts.
-async function searchProject({ sources, deadlineMs, request }, io) {
+// Scope project: the recall module's walk names the files (its `$` calls
+// performed here, as the core's are), then every byte range it named is read
+// at once; a call or a read that fails or is not back by the deadline goes as
+// missing, which the module counts.
+const WALK_DEADLINE_MS = 5000
+
+async function searchProject({ input, historyDir }, io) {
+  let walkTimer
+  const walkLate = new Promise((resolve) => {
+    walkTimer = io.after(WALK_DEADLINE_MS, () => resolve({ err: 'no answer within the deadline' }))
+  })
+  let s
+  try {
+    s = JSON.parse(walkStart(String(input), String(historyDir)))
+    while (Array.isArray(s.calls)) {
+      const answers = await Promise.all(
+        s.calls.map((call) =>
+          Promise.race([
+            Promise.resolve()
+              .then(() => io.perform(call))
+              .then((ok) => ({ ok: ok ?? null }), (err) => ({ err: text(err) })),
+            walkLate,
+          ]),
+        ),
+      )
+      s = JSON.parse(walkResume(JSON.stringify(answers)))
+    }
+  } finally {
+    walkTimer?.cancel?.()
+  }
+  const done = s?.done ?? {}
+  if (typeof done.answer === 'string') return done.answer
+  const { sources, deadlineMs, request } = done
+  if (!Array.isArray(sources) || typeof request !== 'string') return 'recall: the search stopped short'
   let timer
   const late = new Promise((resolve) => {
     timer = io.after(deadlineMs, () => resolve(null))

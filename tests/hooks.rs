@@ -2800,7 +2800,31 @@ fn recall_step(h: &mut Harness, event: &str) -> Value {
         step =
             serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
     }
-    step
+    // Scope project: the shim runs the recall module's walk on the same host
+    // (js/compact-plus.js `searchProject`); its result stands where the walk was.
+    let Some(project) = step["done"]["search"]["project"].as_object().cloned() else { return step };
+    let input = project["input"].as_str().unwrap().to_owned();
+    let dir = project["historyDir"].as_str().unwrap().to_owned();
+    let mut walk: Value = serde_json::from_str(&compact_plus_recall::walk_start(input, dir)).unwrap();
+    while let Some(calls) = walk["calls"].as_array().cloned() {
+        let answers: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                h.fake.record("tool.call", c.clone());
+                match h.fake.perform("tool.call", c) {
+                    Ok(v) => json!({"ok": v}),
+                    Err(e) => json!({"err": e}),
+                }
+            })
+            .collect();
+        walk = serde_json::from_str(&compact_plus_recall::walk_resume(Value::Array(answers).to_string())).unwrap();
+    }
+    let done = walk["done"].clone();
+    if done.get("answer").is_some() {
+        json!({ "done": done })
+    } else {
+        json!({ "done": { "search": { "project": done } } })
+    }
 }
 
 #[test]

@@ -355,25 +355,23 @@ pub struct ContextBlock {
 pub struct Search {
     pub paths: Vec<String>,
     pub query: recall_tool::Query,
-    /// Scope `project`: the recall module's request, and what the shim reads
-    /// for it (`paths` is then empty and `query` unused).
+    /// Scope `project`: the recall module's walk to run (`paths` is then
+    /// empty and `query` unused).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<Project>,
 }
 
-/// A project recall: the sources the module reads, each with its byte ranges
-/// (`reads`), newest first; `request` is the JSON the module takes.
+/// A project recall: the recall module walks this project's earlier sessions
+/// (`recall/src/walk.rs`) from the tool's `input` as the model gave it and this
+/// session's history folder.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Project {
-    pub sources: Vec<Source>,
-    /// The shim stops waiting for reads after this long; those not back count
-    /// as unread.
-    #[serde(rename = "deadlineMs")]
-    pub deadline_ms: u64,
-    pub request: String,
+    pub input: String,
+    #[serde(rename = "historyDir")]
+    pub history_dir: String,
 }
 
-/// One file of a project recall.
+/// One file of a project recall, as the recall module's walk names it for the shim to read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Source {
     /// `claude`, `codex`, `opencode-prompts` or `summary`.
