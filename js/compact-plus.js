@@ -377,7 +377,9 @@ async function search({ paths, query, project }, io) {
 // performed here, as the core's are), then every byte range it named is read
 // at once; a call or a read that fails or is not back by the deadline goes as
 // missing, which the module counts.
-const WALK_DEADLINE_MS = 5000
+// Listing folders is quick; with the reads' own 5 s (`READ_DEADLINE_MS` in
+// recall/src/walk.rs) a call stays inside the host's 10 s for a tool.
+const WALK_DEADLINE_MS = 2000
 
 async function searchProject({ input, historyDir }, io) {
   let walkTimer
