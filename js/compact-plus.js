@@ -19,7 +19,7 @@
 //    it has run; nothing waits on the job.)
 
 import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
-import { initSync as initRecall, recall } from '../pkg/recall/compact_plus_recall.js'
+import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
@@ -353,18 +353,77 @@ async function drive(hook, e, next, io) {
   return run.passThrough()
 }
 
-// The recall tool: read the history files the core named, search them in the
-// recall module. Any failure is the tool's answer, never the session's.
-async function search({ paths, query }, io) {
+// The recall tool: read the files the core named, search them in the recall
+// module, then drop its instance, so it keeps nothing between calls (its
+// memory only grows). Any failure is the tool's answer, never the session's.
+async function search({ paths, query, project }, io) {
   try {
     const module = await recallCompiled
     if (!module) return 'recall: the search module did not load'
     initRecall({ module })
-    const texts = await Promise.all(paths.map((path) => io.perform({ op: 'read', path })))
-    return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
+    try {
+      if (project) return await searchProject(project, io)
+      const texts = await Promise.all(paths.map((path) => io.perform({ op: 'read', path })))
+      return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
+    } finally {
+      resetRecall()
+    }
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
   }
+}
+
+// Scope project: the recall module's walk names the files (its `$` calls
+// performed here, as the core's are), then every byte range it named is read
+// at once; a call or a read that fails or is not back by the deadline goes as
+// missing, which the module counts.
+// Listing folders is quick; with the reads' own 5 s (`READ_DEADLINE_MS` in
+// recall/src/walk.rs) a call stays inside the host's 10 s for a tool.
+const WALK_DEADLINE_MS = 2000
+
+async function searchProject({ input, historyDir }, io) {
+  let walkTimer
+  const walkLate = new Promise((resolve) => {
+    walkTimer = io.after(WALK_DEADLINE_MS, () => resolve({ err: 'no answer within the deadline' }))
+  })
+  let s
+  try {
+    s = JSON.parse(walkStart(String(input), String(historyDir)))
+    while (Array.isArray(s.calls)) {
+      const answers = await Promise.all(
+        s.calls.map((call) =>
+          Promise.race([
+            Promise.resolve()
+              .then(() => io.perform(call))
+              .then((ok) => ({ ok: ok ?? null }), (err) => ({ err: text(err) })),
+            walkLate,
+          ]),
+        ),
+      )
+      s = JSON.parse(walkResume(JSON.stringify(answers)))
+    }
+  } finally {
+    walkTimer?.cancel?.()
+  }
+  const done = s?.done ?? {}
+  if (typeof done.answer === 'string') return done.answer
+  const { sources, deadlineMs, request } = done
+  if (!Array.isArray(sources) || typeof request !== 'string') return 'recall: the search stopped short'
+  let timer
+  const late = new Promise((resolve) => {
+    timer = io.after(deadlineMs, () => resolve(null))
+  })
+  const reads = []
+  for (const s of sources) {
+    for (const r of s.reads) {
+      const read = io.perform({ op: 'read', path: s.path, offset: r.offset, length: r.length })
+      reads.push(Promise.race([read.then((t) => (typeof t === 'string' ? t : null), () => null), late]))
+    }
+  }
+  const texts = await Promise.all(reads)
+  timer?.cancel?.()
+  const missing = Uint8Array.from(texts, (t) => (t === null ? 1 : 0))
+  return recallProject(request, texts.map((t) => t ?? ''), missing)
 }
 
 // session.start registers the recall tool from the spec the core's build wrote
@@ -399,7 +458,9 @@ function perform($, call, signal) {
     case 'exists':
       return $.fs.exists(call.path)
     case 'read':
-      return $.fs.read(call.path)
+      return typeof call.offset === 'number' ? $.fs.read(call.path, { offset: call.offset, length: call.length }) : $.fs.read(call.path)
+    case 'cwd':
+      return $.session.cwd()
     case 'write':
       return $.fs.write(call.path, call.text)
     case 'list':

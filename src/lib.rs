@@ -23,4 +23,5 @@ pub mod audit;
 pub mod recall_tool;
 pub mod prune;
 pub mod hooks;
+#[cfg(feature = "bindings")]
 pub mod bindings;

@@ -13,10 +13,10 @@ pub const TOOL_NAME: &str = "recall";
 
 /// What the model reads about the tool (the engine reads up to 4096 UTF-16
 /// units of it).
-pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
+pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. With scope \"project\" it searches this project's earlier sessions instead (Claude Code transcripts of this folder, Codex sessions started here, OpenCode prompts, summaries compact-plus saved), newest first: call it with no query to list them (tool, date, first and last request, compactions), then search, and read one message in full with session and message. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
 
 /// The input schema as JSON text, handed to `$.tool.register` as it is.
-pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"}},"required":["query"]}"#;
+pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"},"scope":{"type":"string","enum":["session","project"],"description":"session (default): what this session's compactions moved out; project: this project's earlier sessions"},"session":{"type":"string","description":"scope project: only the earlier session whose id starts with this"},"message":{"type":"integer","minimum":1,"description":"scope project, with session: show this message in full instead of searching"},"offset":{"type":"integer","minimum":0,"description":"with message: the character to start at, to read on"}}}"#;
 
 /// What `$.tool.register` gets. The build writes it into pkg/ (`RECALL_TOOL`),
 /// so session.start registers the tool without waiting for the wasm to compile.
@@ -48,6 +48,76 @@ pub struct Query {
     /// `user`, `assistant` or `tool`; `None` searches everything.
     pub role: Option<String>,
     pub limit: usize,
+}
+
+/// Where the recall tool looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// This session's history parts.
+    #[default]
+    Session,
+    /// This project's earlier sessions, whatever tool ran them.
+    Project,
+}
+
+/// The tool's whole input: a search, the sessions view (no query) or one
+/// message to read (`session` and `message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub scope: Scope,
+    pub query: Option<Query>,
+    pub session: Option<String>,
+    pub message: Option<usize>,
+    pub offset: usize,
+}
+
+/// Reads the tool's whole input. A query is needed in scope `session`; in
+/// scope `project` none lists the sessions, and `session` with `message`
+/// reads one.
+pub fn parse_input(json: &str) -> Result<Input, String> {
+    let value: Value = serde_json::from_str(&crate::text::well_formed_json(json)).map_err(|_| not_an_object())?;
+    let Value::Object(map) = &value else { return Err(not_an_object()) };
+    let asks_query = !matches!(map.get("query"), None | Some(Value::Null));
+    // No query and no scope is the sessions view: what the project did before.
+    let scope = match map.get("scope") {
+        None | Some(Value::Null) if !asks_query && map.get("session").is_none() => Scope::Project,
+        None | Some(Value::Null) => Scope::Session,
+        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("session") || s.trim().is_empty() => Scope::Session,
+        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("project") => Scope::Project,
+        Some(_) => return Err(r#"recall: scope must be "session" or "project" (or left out)"#.into()),
+    };
+    let session = match map.get("session") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Some(_) => return Err("recall: session must be a session id (or its start), as the sessions view lists it".into()),
+    };
+    let whole = |k: &str, min: f64| -> Result<Option<usize>, String> {
+        match map.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => {
+                let n = match v {
+                    Value::Number(n) => n.as_f64(),
+                    // A whole number written as text; `parse::<f64>` would bring its tables of powers into both modules.
+                    Value::String(s) => s.trim().parse::<u32>().ok().map(f64::from),
+                    _ => None,
+                };
+                match n {
+                    Some(n) if n.is_finite() && n >= min => Ok(Some(n.floor().min(1e9) as usize)),
+                    _ => Err(format!("recall: {k} must be a whole number from {min}")),
+                }
+            }
+        }
+    };
+    let message = whole("message", 1.0)?;
+    let offset = whole("offset", 0.0)?.unwrap_or(0);
+    let query = if asks_query || scope == Scope::Session { Some(parse_query(json)?) } else { None };
+    if scope == Scope::Session && (session.is_some() || message.is_some()) {
+        return Err(r#"recall: session and message read an earlier session: give scope "project" with them"#.into());
+    }
+    if message.is_some() && session.is_none() {
+        return Err("recall: message needs session: the id of the session it is in, as the sessions view or a search lists it".into());
+    }
+    Ok(Input { scope, query: if message.is_some() { None } else { query }, session, message, offset })
 }
 
 /// Reads the tool's input. Every error is a sentence for the model, starting
@@ -94,7 +164,8 @@ pub fn parse_query(json: &str) -> Result<Query, String> {
         Some(v) => {
             let n = match v {
                 Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
+                // A whole number written as text; `parse::<f64>` would bring its tables of powers into both modules.
+                Value::String(s) => s.trim().parse::<u32>().ok().map(f64::from),
                 _ => None,
             };
             match n {
@@ -117,7 +188,12 @@ fn bad_role() -> String {
 /// Whether a file in the history folder is one to search: the markdown parts,
 /// not the folder's log or anything hidden.
 pub fn is_history_file(name: &str) -> bool {
-    name.ends_with(".md") && !name.starts_with('.')
+    name.ends_with(".md") && !name.starts_with('.') && !is_summary_file(name)
+}
+
+/// A summary row's text saved beside the history parts (`<stamp>-<trigger>.summary.md`).
+pub fn is_summary_file(name: &str) -> bool {
+    name.ends_with(".summary.md") && !name.starts_with('.')
 }
 
 #[cfg(test)]
@@ -168,10 +244,33 @@ mod tests {
     #[test]
     fn the_tool_spec_is_well_formed() {
         let schema: Value = serde_json::from_str(INPUT_SCHEMA).unwrap();
-        assert_eq!(schema["required"], serde_json::json!(["query"]));
+        assert!(schema.get("required").is_none(), "no query lists the sessions");
+        assert!(DESCRIPTION.contains("scope \"project\"") && DESCRIPTION.contains("earlier sessions"));
         assert_eq!(schema["properties"]["limit"]["maximum"], serde_json::json!(MAX_LIMIT));
         assert!(crate::text::len16(DESCRIPTION) < 4096);
         assert!(TOOL_NAME.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+    }
+
+    #[test]
+    fn parse_input_reads_scope_and_read_more() {
+        let i = parse_input(r#"{"query":"x"}"#).unwrap();
+        assert_eq!((i.scope, i.query.map(|q| q.text)), (Scope::Session, Some("x".into())));
+        let i = parse_input(r#"{}"#).unwrap();
+        assert_eq!((i.scope, i.query.is_none()), (Scope::Project, true), "no query: the sessions view");
+        let i = parse_input(r#"{"scope":"project"}"#).unwrap();
+        assert_eq!((i.scope, i.query.is_none(), i.message), (Scope::Project, true, None));
+        let i = parse_input(r#"{"scope":"Project","session":" ab12 ","message":"3","offset":10}"#).unwrap();
+        assert_eq!((i.session.as_deref(), i.message, i.offset, i.query.is_none()), (Some("ab12"), Some(3), 10, true));
+        for (input, want) in [
+            (r#"{"scope":"all","query":"x"}"#, "scope must be"),
+            (r#"{"scope":"project","message":2}"#, "message needs session"),
+            (r#"{"query":"x","session":"ab"}"#, "give scope \"project\""),
+            (r#"{"scope":"project","session":"ab","message":0}"#, "message must be"),
+            (r#"{"scope":"session"}"#, "query is missing"),
+        ] {
+            let err = parse_input(input).unwrap_err();
+            assert!(err.contains(want), "{input}: {err}");
+        }
     }
 
     #[test]
@@ -180,5 +279,7 @@ mod tests {
         assert!(is_history_file("2026-11-29T232701Z-auto-2.part3.md"));
         assert!(!is_history_file("log.jsonl"));
         assert!(!is_history_file(".hidden.md"));
+        assert!(!is_history_file("2026-11-29T232701Z-manual.summary.md"));
+        assert!(is_summary_file("2026-11-29T232701Z-manual.summary.md"));
     }
 }

@@ -78,6 +78,8 @@ struct Fake {
     env: BTreeMap<String, String>,
     now: f64,
     session_id: String,
+    /// `$.session.cwd()` (d.ts `session.cwd`: "The directory the session runs in, absolute").
+    cwd: String,
     tokens: Value,
     breakdown: Value,
     next: HashMap<String, Result<Value, String>>,
@@ -128,6 +130,7 @@ impl Fake {
             env,
             now: NOW,
             session_id: SID.to_owned(),
+            cwd: "/work/app".to_owned(),
             tokens: json!(1000),
             breakdown: json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 100_000}),
             next,
@@ -300,11 +303,27 @@ impl Fake {
             }
             "read" => {
                 let real = self.resolve(&path);
-                self.files
-                    .get(&real)
-                    .map(|(t, _)| Some(json!(t)))
-                    .ok_or_else(|| Fake::enoent("open", &path))
+                let text = self.files.get(&real).map(|(t, _)| t.as_str()).ok_or_else(|| Fake::enoent("open", &path))?;
+                // `$.fs.read(path, { offset, length })` (d.ts `fs.read`): that byte
+                // range alone, at most 4 MiB; a cut character is U+FFFD; a whole
+                // answer over 4 MiB rejects.
+                if call.get("offset").is_none() && call.get("length").is_none() {
+                    if text.len() > 4 << 20 {
+                        return Err(format!("EFBIG: {path} is over 4 MiB: read it by ranges"));
+                    }
+                    return Ok(Some(json!(text)));
+                }
+                let offset = call["offset"].as_u64().unwrap_or(0) as usize;
+                let length = call["length"].as_u64().unwrap_or(4 << 20) as usize;
+                if length > 4 << 20 {
+                    return Err("length over 4 MiB".into());
+                }
+                let bytes = text.as_bytes();
+                let end = (offset + length).min(bytes.len());
+                let slice = bytes.get(offset.min(end)..end).unwrap_or(&[]);
+                Ok(Some(json!(String::from_utf8_lossy(slice))))
             }
+            "cwd" => Ok(Some(json!(self.cwd))),
             "write" => {
                 let real = self.resolve(&path);
                 let text = call["text"].as_str().ok_or("no text")?.to_owned();
@@ -831,7 +850,7 @@ fn appended(h: &Harness) -> Vec<String> {
 }
 
 fn pointer_block(file: &str, d: &str) -> String {
-    let p = handoff::pointer(file, d, 1, true);
+    let p = handoff::pointer(file, d, 1, true, true);
     assert!(p.contains(&format!("\"{file}\"")) && p.contains(&format!("rg -n \"<term>\" \"{d}\"")));
     p
 }
@@ -1057,7 +1076,7 @@ fn unanswered_texts_cost_the_verbatim_block_alone() {
     assert!(h.fake.text(&history_file("manual")).unwrap().contains("Also keep the old API"));
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "the pointer alone");
-    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, true)));
+    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, true, true)));
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, None, true)));
 }
 
@@ -2650,7 +2669,7 @@ fn a_long_history_is_written_in_parts() {
         .calls("write")
         .iter()
         .map(|c| c["path"].as_str().unwrap().to_owned())
-        .filter(|p| p.ends_with(".md"))
+        .filter(|p| p.ends_with(".md") && !p.ends_with(".summary.md"))
         .collect();
     let first = history_file("auto");
     let n = writes.len();
@@ -2672,7 +2691,7 @@ fn a_long_history_is_written_in_parts() {
     assert!(ops[..w].contains(&"next".to_owned()));
     assert!(ops[w..w + n].iter().all(|o| o == "write"));
     assert_eq!(ops[w + n], "nextResult");
-    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, true)));
+    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, true, true)));
 }
 
 #[test]
@@ -2769,7 +2788,7 @@ fn two_compactions_in_one_second_get_a_file_each() {
         .calls("write")
         .iter()
         .map(|w| w["path"].as_str().unwrap().to_owned())
-        .filter(|p| p.ends_with(".md"))
+        .filter(|p| p.ends_with(".md") && !p.ends_with(".summary.md"))
         .collect();
     let first = history_file("manual");
     assert_eq!(
@@ -2787,16 +2806,43 @@ fn recall_step(h: &mut Harness, event: &str) -> Value {
     while let Some(calls) = step["calls"].as_array().cloned() {
         let answers: Vec<Value> = calls
             .iter()
-            .map(|c| match h.fake.perform("tool.call", c) {
-                Ok(v) => json!({"ok": v}),
-                Err(e) => json!({"err": e}),
+            .map(|c| {
+                h.fake.record("tool.call", c.clone());
+                match h.fake.perform("tool.call", c) {
+                    Ok(v) => json!({"ok": v}),
+                    Err(e) => json!({"err": e}),
+                }
             })
             .collect();
         let id = step["id"].as_u64().unwrap() as u32;
         step =
             serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
     }
-    step
+    // Scope project: the shim runs the recall module's walk on the same host
+    // (js/compact-plus.js `searchProject`); its result stands where the walk was.
+    let Some(project) = step["done"]["search"]["project"].as_object().cloned() else { return step };
+    let input = project["input"].as_str().unwrap().to_owned();
+    let dir = project["historyDir"].as_str().unwrap().to_owned();
+    let mut walk: Value = serde_json::from_str(&compact_plus_recall::walk_start(input, dir)).unwrap();
+    while let Some(calls) = walk["calls"].as_array().cloned() {
+        let answers: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                h.fake.record("tool.call", c.clone());
+                match h.fake.perform("tool.call", c) {
+                    Ok(v) => json!({"ok": v}),
+                    Err(e) => json!({"err": e}),
+                }
+            })
+            .collect();
+        walk = serde_json::from_str(&compact_plus_recall::walk_resume(Value::Array(answers).to_string())).unwrap();
+    }
+    let done = walk["done"].clone();
+    if done.get("answer").is_some() {
+        json!({ "done": done })
+    } else {
+        json!({ "done": { "search": { "project": done } } })
+    }
 }
 
 #[test]
@@ -2808,8 +2854,9 @@ fn session_start_is_the_shims_alone() {
     let spec = compact_plus::recall_tool::spec();
     assert_eq!(spec["name"], json!("recall"));
     assert_eq!(spec["isDeferred"], json!(false));
-    assert_eq!(spec["inputSchema"]["required"], json!(["query"]));
+    assert!(spec["inputSchema"].get("required").is_none(), "no query lists the earlier sessions");
     assert!(spec["description"].as_str().unwrap().starts_with("Search this session's history"));
+    assert!(spec["description"].as_str().unwrap().contains("earlier sessions"));
 }
 
 #[test]
@@ -2887,7 +2934,7 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
                 if let Some(k) = c.get("textRef").and_then(Value::as_u64) {
                     c["text"] = json!(h.core.take_text(k as usize));
                 }
-                if c["op"] == "write" && c["path"].as_str().unwrap().ends_with(".md") {
+                if c["op"] == "write" && c["path"].as_str().unwrap().ends_with(".md") && !c["path"].as_str().unwrap().ends_with(".summary.md") {
                     history = c["text"].as_str().map(str::to_owned);
                 }
                 if c["op"] == "startNext" {
@@ -2933,6 +2980,153 @@ fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
         assert_eq!(out, result);
         assert!(h.fake.log_lines().is_empty());
     }
+}
+
+// ---- recall across sessions (issue [12]) ----
+
+const PROJECTS: &str = "/home/ann/.claude/projects";
+const CODEX_A: &str = "019a0000-0000-7000-8000-00000000000a";
+const CODEX_B: &str = "019a0000-0000-7000-8000-00000000000b";
+
+fn codex_meta(id: &str, cwd: &str) -> String {
+    // As Codex writes it (real-transcripts/EntityProcess__agentv): the cwd
+    // early, the instructions after it make the line longer than the head read.
+    format!(
+        "{{\"timestamp\":\"2023-11-14T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{{\"id\":\"{id}\",\"cwd\":\"{cwd}\",\"base_instructions\":{{\"text\":\"{}\"}}}}}}\n{}\n",
+        "x".repeat(70_000),
+        json!({"timestamp": "2023-11-14T10:00:01.000Z", "type": "event_msg", "payload": {"type": "user_message", "message": "codex words"}})
+    )
+}
+
+/// An earlier project: two transcripts of this folder (/work/app), one of
+/// another, this session's own, a history folder with a saved summary, Codex
+/// rollouts of both folders, OpenCode's prompt history.
+fn earlier_sessions(h: &mut Harness) {
+    let here = format!("{PROJECTS}/-work-app");
+    h.fake.add_file(&format!("{here}/aaaa.jsonl"), "{\"type\":\"user\"}\n", NOW - 3.0 * DAY);
+    h.fake.add_file(&format!("{here}/bbbb.jsonl"), "{\"type\":\"user\"}\n", NOW - DAY);
+    h.fake.add_file(&format!("{here}/{SID}.jsonl"), "{\"type\":\"user\"}\n", NOW);
+    h.fake.add_file(&format!("{PROJECTS}/-work-other/cccc.jsonl"), "{\"type\":\"user\"}\n", NOW);
+    h.fake.add_file(&format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.md"), "# history", NOW - DAY);
+    h.fake.add_file(&format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md"), "the summary", NOW - DAY);
+    let day = "/home/ann/.codex/sessions/2023/11/14";
+    h.fake.add_file(&format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl"), &codex_meta(CODEX_A, "/work/app/"), NOW - 2.0 * DAY);
+    h.fake.add_file(&format!("{day}/rollout-2023-11-14T11-00-00-{CODEX_B}.jsonl"), &codex_meta(CODEX_B, "/work/other"), NOW - 2.0 * DAY);
+    h.fake.add_file("/home/ann/.local/state/opencode/prompt-history.jsonl", "{\"input\":\"hi\"}\n", NOW - 5.0 * DAY);
+}
+
+fn project_sources(step: &Value) -> Vec<(String, String)> {
+    step["done"]["search"]["project"]["sources"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no project search: {step}"))
+        .iter()
+        .map(|s| (s["kind"].as_str().unwrap().to_owned(), s["path"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+#[test]
+fn project_recall_names_this_projects_sessions_newest_first() {
+    let mut h = Harness::new();
+    earlier_sessions(&mut h);
+    let step = recall_step(&mut h, r#"{"query":"parser","scope":"project"}"#);
+    let day = "/home/ann/.codex/sessions/2023/11/14";
+    assert_eq!(
+        project_sources(&step),
+        [
+            ("claude", format!("{PROJECTS}/-work-app/bbbb.jsonl")),
+            ("codex", format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl")),
+            ("claude", format!("{PROJECTS}/-work-app/aaaa.jsonl")),
+            ("summary", format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
+            ("opencode-prompts", "/home/ann/.local/state/opencode/prompt-history.jsonl".to_owned()),
+        ]
+        .map(|(k, p)| (k.to_owned(), p))
+    );
+    let sources = &step["done"]["search"]["project"]["sources"];
+    assert_eq!(sources[1]["session"], json!(CODEX_A));
+    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 16}]));
+    // The Codex rollouts' first lines were read by range to learn their folder.
+    let heads = h.fake.calls("read");
+    assert!(heads.iter().all(|r| r["offset"] == json!(0) && r["length"].as_u64().unwrap() <= 64 * 1024), "{heads:?}");
+    assert_eq!(heads.len(), 2);
+    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
+    assert_eq!(request["query"]["text"], json!("parser"));
+    assert_eq!(request["sources"], *sources);
+}
+
+#[test]
+fn no_query_is_the_sessions_view_and_session_narrows_to_one() {
+    let mut h = Harness::new();
+    earlier_sessions(&mut h);
+    let step = recall_step(&mut h, r#"{}"#);
+    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
+    assert_eq!(request["query"], Value::Null, "{request}");
+    assert_eq!(project_sources(&step).len(), 5);
+    let step = recall_step(&mut h, r#"{"scope":"project","session":"bbbb","message":4}"#);
+    assert_eq!(
+        project_sources(&step),
+        [
+            ("claude".to_owned(), format!("{PROJECTS}/-work-app/bbbb.jsonl")),
+            ("summary".to_owned(), format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
+        ]
+    );
+    let step = recall_step(&mut h, r#"{"scope":"project","session":"zzzz","query":"x"}"#);
+    assert!(step["done"]["answer"].as_str().unwrap().contains("no earlier session of this project has an id starting \"zzzz\""), "{step}");
+}
+
+#[test]
+fn project_recall_is_bounded_newest_first() {
+    let mut h = Harness::new();
+    let here = format!("{PROJECTS}/-work-app");
+    for k in 0..25 {
+        h.fake.add_file(&format!("{here}/s{k:02}.jsonl"), "{}\n", NOW - f64::from(k) * DAY);
+    }
+    let big = "x".repeat(9 << 20);
+    h.fake.add_file(&format!("{here}/s00.jsonl"), &big, NOW);
+    let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
+    let sources = step["done"]["search"]["project"]["sources"].as_array().unwrap_or_else(|| panic!("{step}")).clone();
+    assert_eq!(sources.len(), 20, "seed 000's cap: 20 transcripts a call");
+    assert_eq!(sources[0]["session"], json!("s00"));
+    assert_eq!(sources[19]["session"], json!("s19"));
+    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, never a read over 4 MiB.
+    let size = (9u64 << 20) as u64;
+    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 4 << 20}, {"offset": size - (4 << 20), "length": 4 << 20}]));
+    let request = step["done"]["search"]["project"]["request"].as_str().unwrap();
+    assert!(request.contains("The newest 20 of 25 earlier sessions were read"), "{request}");
+    assert!(step["done"]["search"]["project"]["deadlineMs"].as_u64().unwrap() < 10_000);
+}
+
+#[test]
+fn recall_scope_session_keeps_to_this_session() {
+    let mut h = Harness::with(Options::from_json(r#"{"recallScope":"session"}"#));
+    earlier_sessions(&mut h);
+    for input in [r#"{"query":"x","scope":"project"}"#, r#"{}"#] {
+        let step = recall_step(&mut h, input);
+        assert!(step["done"]["answer"].as_str().unwrap().contains("option recallScope"), "{step}");
+    }
+    assert!(h.fake.calls("list").is_empty() && h.fake.calls("cwd").is_empty());
+    let mut h = Harness::with(Options::from_json(r#"{"recallTool":false}"#));
+    earlier_sessions(&mut h);
+    let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
+    assert!(step["done"]["answer"].as_str().unwrap().contains("turned off"), "{step}");
+}
+
+#[test]
+fn each_compaction_saves_its_summary_redacted_beside_the_history() {
+    let mut h = Harness::new();
+    h.fake.next.insert(
+        "session.compact".to_owned(),
+        Ok(json!({
+            "messages": [{"role": "user", "text": "Summary: we chose serde; deploy token ghp_FAKE0123456789abcdefghijklmnopqrstuv", "toolUses": [], "handle": "sum-1"}],
+            "tokensBefore": 5000, "tokensAfter": 800,
+        })),
+    );
+    h.compact(compact_event("manual")).unwrap();
+    let path = format!("{}/{NOW_STAMP}-manual.summary.md", dir());
+    let text = h.fake.text(&path).unwrap_or_else(|| panic!("no summary saved"));
+    assert!(text.contains("we chose serde") && text.contains("[REDACTED:github-token]") && !text.contains("ghp_FAKE"), "{text}");
+    // This session's recall still searches the history parts alone.
+    let step = recall_step(&mut h, r#"{"query":"serde"}"#);
+    assert_eq!(step["done"]["search"]["paths"], json!([history_file("manual")]));
 }
 
 // ---------------------------------------------------------------- the rescue

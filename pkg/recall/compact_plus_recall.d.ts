@@ -10,11 +10,35 @@ export function __wbg_reset_state(): void;
  */
 export function recall(paths: string[], texts: string[], query: string, regex: boolean, role: string, limit: number): string;
 
+/**
+ * Recall across this project's earlier sessions. `request` is the core's
+ * (the sources, their byte ranges, the query or the message to show);
+ * `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
+ * the read of text `i` failed.
+ */
+export function recallProject(request: string, texts: string[], missing: Uint8Array | number[]): string;
+
+/**
+ * Resumes the walk with the answers (JSON, as the core takes them).
+ */
+export function walkResume(answers: string): string;
+
+/**
+ * Starts the walk of a project recall (`walk::project`): answers its first
+ * step as the core's are (`{"calls":[…]}`), or `{"done":…}`: `{"answer"}`,
+ * or the `sources` to read, their `deadlineMs` and the `request` for
+ * `recallProject`.
+ */
+export function walkStart(input: string, history_dir: string): string;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly recall: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number];
+    readonly recallProject: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
+    readonly walkResume: (a: number, b: number) => [number, number];
+    readonly walkStart: (a: number, b: number, c: number, d: number) => [number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

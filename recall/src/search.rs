@@ -65,7 +65,7 @@ pub struct Query {
 /// not the folder's log or anything hidden.
 pub fn is_history_file(name: &str) -> bool {
     let name = base_name(name);
-    name.ends_with(".md") && !name.starts_with('.')
+    name.ends_with(".md") && !name.starts_with('.') && !name.ends_with(".summary.md")
 }
 
 /// Searches the history files (`(path, text)`, any order) and answers the text
@@ -105,10 +105,10 @@ pub fn search(files: &[(String, String)], q: &Query) -> String {
 
 // ---- the matcher ----
 
-struct Matcher {
+pub(crate) struct Matcher {
     re: Regex,
     /// The query's terms as the header names them, in the query's order.
-    terms: Vec<String>,
+    pub(crate) terms: Vec<String>,
     /// Capture group `g` (1-based) is the term `group_term[g - 1]`.
     group_term: Vec<usize>,
     /// Per term, a literal every match of it holds in the ASCII-lowercased
@@ -121,7 +121,7 @@ struct Matcher {
 }
 
 impl Matcher {
-    fn new(q: &Query) -> Result<Matcher, String> {
+    pub(crate) fn new(q: &Query) -> Result<Matcher, String> {
         if q.regex {
             let re = build(&q.text).map_err(|e| regex_error(&e))?;
             if re.is_match("") {
@@ -201,12 +201,43 @@ impl Matcher {
         (count, mask)
     }
 
+    /// The hits in one message's text, line by line as in a history file:
+    /// `(hits, terms, hit lines, the line holding the most terms)`, or `None`.
+    pub(crate) fn scan_text(&self, text: &str) -> Option<(usize, u32, usize, usize)> {
+        let lowered = self.keys.as_ref().map(|_| text.to_ascii_lowercase());
+        if let (Some(keys), Some(low)) = (&self.keys, &lowered) {
+            let odd = ODD_CHARS.iter().any(|c| low.contains(c));
+            if !odd && !keys.iter().any(|k| low.contains(k.as_str())) {
+                return None;
+            }
+        }
+        let (mut hits, mut terms, mut lines, mut best, mut best_terms) = (0, 0u32, 0, 0, 0);
+        let mut start = 0;
+        for (i, line) in text.split('\n').enumerate() {
+            let low = lowered.as_deref().and_then(|l| l.get(start..start + line.len()));
+            start += line.len() + 1;
+            let odd = low.is_some() && ODD_CHARS.iter().any(|c| line.contains(c));
+            let (count, mask) = self.hits(line, low, odd);
+            if count == 0 {
+                continue;
+            }
+            hits += count;
+            terms |= mask;
+            lines += 1;
+            if lines == 1 || mask.count_ones() > best_terms {
+                best = i;
+                best_terms = mask.count_ones();
+            }
+        }
+        (hits > 0).then_some((hits, terms, lines, best))
+    }
+
     /// Where the first hit on a line starts (a byte offset), if any.
-    fn first_hit(&self, line: &str) -> Option<usize> {
+    pub(crate) fn first_hit(&self, line: &str) -> Option<usize> {
         self.re.find_iter(line).find(|m| !m.as_str().is_empty()).map(|m| m.start())
     }
 
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         if !self.words {
             return format!("the regex {}", quote(self.terms.first().map_or("", String::as_str)));
         }
@@ -779,7 +810,7 @@ fn window(text: &str, start: usize) -> Vec<(bool, &str)> {
 }
 
 /// A line cut to `LINE_CHARS` chars, around the hit when it has one.
-fn clip(line: &str, hit: Option<usize>) -> String {
+pub(crate) fn clip(line: &str, hit: Option<usize>) -> String {
     let count = line.chars().count();
     if count <= LINE_CHARS {
         return line.to_owned();
@@ -808,11 +839,11 @@ fn stamp_label(key: &str) -> String {
     format!("{pretty} ({trigger})")
 }
 
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     format!("\"{}\"", cut_chars(s, 200))
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -820,7 +851,7 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn cut_chars(s: &str, max: usize) -> String {
+pub(crate) fn cut_chars(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", s.get(..i).unwrap_or("")),
         None => s.to_owned(),
@@ -829,23 +860,27 @@ fn cut_chars(s: &str, max: usize) -> String {
 
 /// The answer, counted in UTF-16 code units as it grows.
 #[derive(Default)]
-struct Budget {
+pub(crate) struct Budget {
     text: String,
     units: usize,
 }
 
 impl Budget {
-    fn push(&mut self, s: &str) {
+    pub(crate) fn push(&mut self, s: &str) {
         self.units += s.encode_utf16().count();
         self.text.push_str(s);
     }
 
-    fn fits(&self, s: &str, room: usize) -> bool {
+    pub(crate) fn units(&self) -> usize {
+        self.units
+    }
+
+    pub(crate) fn fits(&self, s: &str, room: usize) -> bool {
         self.units + s.encode_utf16().count() + room <= MAX_ANSWER
     }
 
     /// The text, cut at a char boundary should it have passed the bound.
-    fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         if self.units <= MAX_ANSWER {
             return self.text;
         }

@@ -4,7 +4,7 @@ use crate::text;
 
 /// compact-plus's pointer: names the history file (its first part when it is
 /// split), and the recall tool first when it is on, `rg` second.
-pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool) -> String {
+pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool, project: bool) -> String {
     let split = if parts > 1 {
         format!(" It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.")
     } else {
@@ -15,8 +15,13 @@ pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool) -> String {
     } else {
         format!("rg -n \"<term>\" \"{dir}\"")
     };
+    let earlier = if recall && project {
+        "\nEarlier sessions of this project (Claude Code, Codex, OpenCode) are searchable too: the recall tool with scope \"project\" (no query lists them, newest first)."
+    } else {
+        ""
+    };
     format!(
-        "compact-plus saved the conversation from before this compaction as searchable text: \"{file}\".{split}\nEarlier parts of this session are in the same folder. For exact wording, paths, commands, errors or tool output the summary left out, search there before asking the user or redoing work: {how}"
+        "compact-plus saved the conversation from before this compaction as searchable text: \"{file}\".{split}\nEarlier parts of this session are in the same folder. For exact wording, paths, commands, errors or tool output the summary left out, search there before asking the user or redoing work: {how}{earlier}"
     )
 }
 
@@ -88,13 +93,16 @@ mod tests {
 
     #[test]
     fn pointer_names_the_tool_first_and_the_parts() {
-        let p = pointer("/d/a.md", "/d", 1, true);
+        let p = pointer("/d/a.md", "/d", 1, true, true);
         assert!(p.starts_with("compact-plus saved the conversation from before this compaction as searchable text: \"/d/a.md\".\n"));
         let tool = p.find("mcp__compact-plus__recall").unwrap();
         assert!(tool < p.find("rg -n").unwrap());
-        assert!(!pointer("/d/a.md", "/d", 1, false).contains("recall"));
+        assert!(!pointer("/d/a.md", "/d", 1, false, true).contains("recall"));
         // One part is the reference's pointer exactly, when the tool is off.
-        assert_eq!(pointer("/d/a.md", "/d", 1, false), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
-        assert!(pointer("/d/a.md", "/d", 3, false).contains("in 3 parts: this is part 1"));
+        assert_eq!(pointer("/d/a.md", "/d", 1, false, true), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
+        assert!(pointer("/d/a.md", "/d", 3, false, true).contains("in 3 parts: this is part 1"));
+        assert!(p.contains("Earlier sessions of this project") && p.contains("scope \"project\""));
+        // recallScope "session": this session's history alone.
+        assert!(!pointer("/d/a.md", "/d", 1, true, false).contains("Earlier sessions"));
     }
 }

@@ -26,6 +26,11 @@ pub enum Call {
     Now,
     Exists { path: String },
     Read { path: String },
+    /// `$.fs.read(path, { offset, length })`: one range of a file, at most 4 MiB.
+    #[serde(rename = "read")]
+    ReadRange { path: String, offset: u64, length: u64 },
+    /// `$.session.cwd()`: the project's folder.
+    Cwd,
     Write { path: String, text: String },
     /// A `Write` whose text waits in the core's outbox (`takeText(textRef)`), so a
     /// long text crosses the boundary as one string, not escaped inside the JSON.
@@ -350,6 +355,39 @@ pub struct ContextBlock {
 pub struct Search {
     pub paths: Vec<String>,
     pub query: recall_tool::Query,
+    /// Scope `project`: the recall module's walk to run (`paths` is then
+    /// empty and `query` unused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<Project>,
+}
+
+/// A project recall: the recall module walks this project's earlier sessions
+/// (`recall/src/walk.rs`) from the tool's `input` as the model gave it and this
+/// session's history folder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Project {
+    pub input: String,
+    #[serde(rename = "historyDir")]
+    pub history_dir: String,
+}
+
+/// One file of a project recall, as the recall module's walk names it for the shim to read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Source {
+    /// `claude`, `codex`, `opencode-prompts` or `summary`.
+    pub kind: &'static str,
+    pub session: String,
+    pub path: String,
+    #[serde(rename = "mtimeMs")]
+    pub mtime_ms: f64,
+    pub size: u64,
+    pub reads: Vec<Range>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Range {
+    pub offset: u64,
+    pub length: u64,
 }
 
 impl Done {

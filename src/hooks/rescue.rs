@@ -137,7 +137,7 @@ pub(super) async fn rescue(
     let block = (!entries.is_empty()).then(|| verbatim::render(&entries, current_kept));
     let pointer = match (&gathered.file, &gathered.dir) {
         (Some(file), Some(dir)) => {
-            let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool);
+            let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
             let mentions = gathered.mentions.unwrap_or_else(|| audit::collect(messages));
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
@@ -171,6 +171,10 @@ pub(super) async fn rescue(
         if rejection.from_next {
             carried.rescued_at = Some(started);
         }
+    }
+    // The rescue's summary is saved like the engine's, for project recall.
+    if let Some(file) = &gathered.file {
+        super::session_compact::save_summary(host, session, file, &summary).await;
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;

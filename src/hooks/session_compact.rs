@@ -383,7 +383,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
     }
     if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
-        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool);
+        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
@@ -404,6 +404,11 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.disk_read = true;
     }
 
+    // The summary row's text beside the history, so a later session's project
+    // recall finds what this one concluded.
+    if let (Some(file), Some(summary)) = (&gathered.file, out.iter().flatten().next()) {
+        save_summary(&host, &session, file, summary.text()).await;
+    }
     if let Some(dir) = &gathered.dir {
         keep_pending(&host, dir, pending.as_deref()).await;
         let _ = prune_old(&host, &session, dir).await;
@@ -439,5 +444,19 @@ impl Drop for CompactingGuard {
     fn drop(&mut self) {
         let mut state = self.0.state.borrow_mut();
         state.compacting = state.compacting.saturating_sub(1);
+    }
+}
+
+/// The summary row's text, redacted, as `<history file>.summary.md`: a later
+/// session's project recall finds what this compaction concluded. A failed
+/// write costs only that.
+pub(super) async fn save_summary(host: &Host, session: &Session, file: &str, summary: &str) {
+    let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
+    let text = session.clean(summary);
+    if text.trim().is_empty() {
+        return;
+    }
+    if let Err(err) = host.call(Call::Write { path, text }).await {
+        debug(host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
     }
 }

@@ -21,6 +21,8 @@ pub struct Options {
     pub rescue: bool,
     /// The model the rescue's summary is asked of: not the one failing.
     pub rescue_model: String,
+    /// `recallScope: "session"` keeps the recall tool to this session's history.
+    pub recall_project: bool,
 }
 
 /// The engine's small fast model, as `$.model.complete` names it (an alias,
@@ -37,6 +39,7 @@ impl Default for Options {
             recall_tool: true,
             rescue: true,
             rescue_model: RESCUE_MODEL.into(),
+            recall_project: true,
         }
     }
 }
@@ -59,6 +62,8 @@ impl Options {
             rescue: JsVal,
             #[serde(rename = "rescueModel")]
             rescue_model: JsVal,
+            #[serde(rename = "recallScope")]
+            recall_scope: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -81,6 +86,7 @@ impl Options {
                 .filter(|m| !m.is_empty())
                 .unwrap_or(RESCUE_MODEL)
                 .to_owned(),
+            recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
         }
     }
 }

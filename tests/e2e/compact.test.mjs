@@ -80,7 +80,8 @@ const additionalInstructions = (req) => instructionsIn(lastMessageText(req));
 /** The history .md files of the session (everything but log.jsonl), oldest first. */
 function historyFiles(run, root = run.historyRoot) {
   const dir = path.join(root, run.sessionId);
-  return run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md'))
+  // The history parts, not the summaries saved beside them (`<time>-<trigger>.summary.md`).
+  return run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md') && !f.rel.endsWith('.summary.md'))
     .map((f) => ({ ...f, path: f.path.split(path.sep).join('/') }));
 }
 
@@ -176,6 +177,11 @@ test('tool call, then /compact <instructions>: handoff after own instructions, h
   assert.equal(files.length, 1, `history files: ${run.history.map((f) => f.rel)}`);
   const [hist] = files;
   assert.match(path.basename(hist.path), /^\d{4}-\d{2}-\d{2}T\d{6}Z-manual\.md$/);
+  // Beside it, the summary row's text, for a later session's project recall.
+  const saved = run.history.find((f) => f.path.split(path.sep).join('/') === hist.path.replace(/\.md$/, '.summary.md'));
+  assert.ok(saved, `no summary saved beside the history: ${run.history.map((f) => f.rel)}`);
+  const savedText = fs.readFileSync(saved.path, 'utf8').trim();
+  assert.ok(savedText.length > 0 && textOf(summaryRows(run)[0].message.content).includes(savedText), `the saved summary is not the row's text: ${savedText.slice(0, 200)}`);
   for (const needle of [...prompts, 'REPLY-ONE after the tool', 'REPLY-TWO after the read', 'REPLY-THREE',
     'probe-tool-output-123', 'echo probe-tool-output-123', readMarker, run.sessionId]) {
     assert.ok(hist.text.includes(needle), `history file lacks ${JSON.stringify(needle)}`);

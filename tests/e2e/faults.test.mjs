@@ -556,7 +556,8 @@ function observe(run, w) {
     for (const name of names) {
       const p = path.join(dir, name);
       const st = fs.lstatSync(p);
-      if (name.endsWith('.md') && st.isFile()) md.push({ name, size: st.size, text: fs.readFileSync(p, 'utf8'), dir: dir.split(path.sep).join('/') });
+      // The history parts, not the summaries saved beside them.
+      if (name.endsWith('.md') && !name.endsWith('.summary.md') && st.isFile()) md.push({ name, size: st.size, text: fs.readFileSync(p, 'utf8'), dir: dir.split(path.sep).join('/') });
       if (name === 'log.jsonl') {
         log = st.isDirectory() ? 'dir' : fs.readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
       }

@@ -399,7 +399,7 @@ function judge(file, { runs }) {
 
   // The history the compaction wrote.
   const dir = path.join(run.historyRoot, run.sessionId ?? '');
-  const mdFiles = run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md'));
+  const mdFiles = run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md') && !f.rel.endsWith('.summary.md'));
   const history = mdFiles.map((f) => f.text).join('\n');
   const logText = run.history.find((f) => f.path === path.join(dir, 'log.jsonl'))?.text ?? '';
   const event = run.historyLog.find((e) => e.event === 'compact');

@@ -94,7 +94,8 @@ const count = (text, needle) => text.split(needle).length - 1;
 /** The history .md files of the session (everything but log.jsonl), by path. */
 function historyFiles(run) {
   const dir = path.join(run.historyRoot, run.sessionId);
-  return run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md'))
+  // The history parts, not the summaries saved beside them.
+  return run.history.filter((f) => f.path.startsWith(dir + path.sep) && f.rel.endsWith('.md') && !f.rel.endsWith('.summary.md'))
     .map((f) => ({ ...f, path: f.path.split(path.sep).join('/') }));
 }
 

@@ -102,6 +102,7 @@ export class FakeHost {
     this.env =
       env ?? (os === 'windows' ? { OS: 'Windows_NT', USERPROFILE: 'C:\\Users\\u' } : { HOME: '/home/u' })
     this.sessionId = SESSION_ID
+    this.cwd = '/work/app'
     this.files = new Map() // key → { path, text, mtimeMs }
     this.calls = [] // every `$` call: { op, args }
     this.debug = [] // `$.ui.log(text, { to: 'debug' })` lines
@@ -265,10 +266,18 @@ export class FakeHost {
     return false
   }
 
-  #fsRead(path) {
+  #fsRead(path, options) {
     const f = this.files.get(this.#key(path))
     // The host's wording of a missing file was not measured; it rejects [api D].
     if (!f) throw new Error(`ENOENT: no such file or directory, open '${path}'`)
+    // With `offset` or `length`, that byte range alone, `length` up to 4 MiB; a
+    // text range that cuts a character gives U+FFFD at that edge [dts fs.read].
+    if (options && (options.offset !== undefined || options.length !== undefined)) {
+      const offset = options.offset ?? 0
+      const length = options.length ?? 4 * 1024 * 1024
+      if (length > 4 * 1024 * 1024) throw new Error('length is over 4 MiB')
+      return Buffer.from(f.text, 'utf8').subarray(offset, offset + length).toString('utf8')
+    }
     // `$.fs.read` rejects over 4 MiB [api B limits].
     if (Buffer.byteLength(f.text, 'utf8') > 4 * 1024 * 1024) throw new Error(`${path} is over the 4 MiB read limit`)
     return f.text
@@ -344,6 +353,8 @@ export class FakeHost {
       env: { get: op('env.get', (name) => host.env[name]) },
       session: {
         id: op('session.id', () => host.sessionId),
+        // The directory the session runs in, absolute [dts session.cwd].
+        cwd: op('session.cwd', () => host.cwd),
         usage: op('session.usage', (args) => host.usage(args)),
         // Never to be called by compact-plus (tests/HOST.md: always `$.command.run`). Terminal: the
         // engine compacts with the calling plugin's own session.compact hook skipped (re-entry);
@@ -367,7 +378,7 @@ export class FakeHost {
       },
       fs: {
         exists: op('fs.exists', (p) => host.files.has(host.#key(p)) || host.#isDir(p)),
-        read: op('fs.read', (p) => host.#fsRead(p)),
+        read: op('fs.read', (p, o) => host.#fsRead(p, o)),
         write: op('fs.write', (p, text) => host.#fsWrite(p, text)),
         list: op('fs.list', (p) => host.#fsList(p)),
         stat: op('fs.stat', (p, o) => host.#fsStat(p, o)),
@@ -668,8 +679,9 @@ export class FakeHost {
     return `${home}/.claude/compact-history/${id}`
   }
 
+  /** The history parts, not the summaries saved beside them. */
   historyFiles() {
-    return this.filesUnder(this.historyDir()).filter((p) => p.endsWith('.md')).sort()
+    return this.filesUnder(this.historyDir()).filter((p) => p.endsWith('.md') && !p.endsWith('.summary.md')).sort()
   }
 
   logLines() {

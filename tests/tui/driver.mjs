@@ -335,7 +335,8 @@ export class Tui {
   historyFiles() {
     const dir = this.historyDir()
     if (!fs.existsSync(dir)) return []
-    return fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort()
+    // The history parts, not the summaries saved beside them (`<time>-<trigger>.summary.md`).
+    return fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !f.endsWith('.summary.md')).sort()
       .map((name) => ({ name, path: path.join(dir, name), text: fs.readFileSync(path.join(dir, name), 'utf8') }))
   }
 
