@@ -142,7 +142,9 @@ fn session_compact_takes_its_texts_late_and_as_bytes() {
                             Some(r) => take_text(r as u32),
                             None => c["text"].as_str().unwrap_or("").to_owned(),
                         };
-                        if c["path"].as_str().unwrap().ends_with(".md") {
+                        let path = c["path"].as_str().unwrap();
+                        // The history part, not the summary saved beside it.
+                        if path.ends_with(".md") && !path.ends_with(".summary.md") {
                             history = Some(text);
                         }
                         serde_json::json!({})
