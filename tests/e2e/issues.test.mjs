@@ -190,7 +190,9 @@ test('[3] 4,096 messages and ~30 MB: every part under the write limit, every mes
   const sid = run.sessionId;
   const dir = path.join(run.historyRoot, sid);
   const names = fs.readdirSync(dir).sort();
-  const md = names.filter((n) => n.endsWith('.md'));
+  // The history parts; the summary row's text is saved beside them (`.summary.md`).
+  const md = names.filter((n) => n.endsWith('.md') && !n.endsWith('.summary.md'));
+  assert.equal(names.filter((n) => n.endsWith('.summary.md')).length, 1, `the saved summary among ${names}`);
   const first = md.find((n) => /^\d{4}-\d{2}-\d{2}T\d{6}Z-manual\.md$/.test(n));
   assert.ok(first, `no first part among ${names}`);
   const stem = first.slice(0, -'.md'.length);
