@@ -353,15 +353,17 @@ for (const mod of ['repo', 'none']) {
     }
 
     // trim-after-ptl: a `/compact` the summarizer refuses as too long (rescued: compact-plus saw a
-    // prompt-too-long), six turns of a 28,893-byte Bash result, then a `/compact` against a real-size
-    // summarizer limit (`compactPtlAbove` 40k tokens, kit r-manual-big).
+    // prompt-too-long), six turns of a 23,893-byte Bash result, then a `/compact` against a real-size
+    // summarizer limit (`compactPtlAbove` 40k tokens, kit r-manual-big). The trimmed request must fit
+    // with room: at `seq 1 6000` it came within 0.1 % of the limit, and a longer tool description
+    // (recall's, since issue [12]) took it over.
     tui.fake.configure({ compactFail: 'ptl', rescueFail: '500' })
     const c2 = await compact(tui, rows, t, '2-ptl-compact')
     tui.check('2: the summarizer refused as too long', kindOf(c2.after(), 'compaction').some((r) => r.injected === 'ptl'))
     if (ours) tui.check('2: the /compact shows compacted', /Compacted/.test(c2.screen), c2.screen.replace(/\n/g, ' | '))
     tui.fake.configure({ compactFail: null, rescueFail: null, compactPtlAbove: 40000 })
     for (let k = 1; k <= 6; k++) {
-      const x = await turn(tui, rows, t, `3-tool-${k}`, `tool turn ${k}: PROBE_TOOL:seq 1 6000`, `REPLY-TOOL-${k}`)
+      const x = await turn(tui, rows, t, `3-tool-${k}`, `tool turn ${k}: PROBE_TOOL:seq 1 5000`, `REPLY-TOOL-${k}`)
       tui.check(`3: tool turn ${k} answered`, x.answered, x.screen.replace(/\n/g, ' | '))
     }
     const c3 = await compact(tui, rows, t, '4-compact-big', 'keep the fruit')
@@ -372,7 +374,7 @@ for (const mod of ['repo', 'none']) {
       tui.check('4: one summarizer request, not refused', second.length === 1 && second[0].injected === undefined, second.map((r) => r.injected ?? 'ok').join(','))
       const sent = allText(second[0])
       tui.check('4: older results went down cut', sent.includes('compact-plus cut'))
-      tui.check('4: the newest result went down whole', sent.includes('5999\n6000'))
+      tui.check('4: the newest result went down whole', sent.includes('4999\n5000'))
     } else {
       tui.check('4: the engine alone is refused, then cuts rounds over several requests', second.length > 1 && second[0].injected === 'ptl-limit', second.map((r) => r.injected ?? 'ok').join(','))
     }
