@@ -6,12 +6,13 @@
 // compile the module); prints each run and the median.
 //
 //   node bench/host-compile.mjs [runs]      (default 5; needs the CLI: scripts/setup)
+//   node bench/host-compile.mjs --quick     (one run: CI's proof that it runs)
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { REPO_ROOT, runSession } from '../tests/e2e/harness.mjs'
 
-const runs = Number(process.argv[2] ?? 5)
+const runs = process.argv[2] === '--quick' ? 1 : Number(process.argv[2] ?? 5)
 const mod = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-bench-host-'))
 for (const p of ['.claude-plugin', 'mod.json', 'js', 'pkg']) fs.cpSync(path.join(REPO_ROOT, p), path.join(mod, p), { recursive: true })
 

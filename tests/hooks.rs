@@ -3088,7 +3088,7 @@ fn project_recall_is_bounded_newest_first() {
     assert_eq!(sources[0]["session"], json!("s00"));
     assert_eq!(sources[19]["session"], json!("s19"));
     // Over 8 MiB: the first 4 MiB and the newest 4 MiB, never a read over 4 MiB.
-    let size = (9u64 << 20) as u64;
+    let size = 9u64 << 20;
     assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 4 << 20}, {"offset": size - (4 << 20), "length": 4 << 20}]));
     let request = step["done"]["search"]["project"]["request"].as_str().unwrap();
     assert!(request.contains("The newest 20 of 25 earlier sessions were read"), "{request}");

@@ -11,6 +11,7 @@ use libfuzzer_sys::fuzz_target;
 struct Knobs {
     parts: u8,
     own: bool,
+    project: bool,
 }
 
 fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
@@ -31,7 +32,7 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
     }
     let joined = handoff::join_instructions(k.own.then_some(raw.as_str()), &h);
     assert!(joined.ends_with(&h));
-    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), k.own);
+    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), k.own, k.project);
     assert!(text::len16(&p) > 0);
     let _ = compat::handoff::pointer_text(&other, &stripped);
     let _ = handoff::instructions(Some(&raw), k.own);

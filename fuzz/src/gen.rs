@@ -110,7 +110,7 @@ pub fn text<S: Source + ?Sized>(s: &mut S) -> String {
     let mut out = String::new();
     for _ in 0..pieces {
         match s.byte() % 12 {
-            0..=4 | 11 => out.push_str(*pick(s, ATOMS)),
+            0..=4 | 11 => out.push_str(pick::<_, &str>(s, ATOMS)),
             5 | 6 => {
                 let c = u32::from(s.byte()) << 16 | u32::from(s.byte()) << 8 | u32::from(s.byte());
                 out.push(char::from_u32(c % 0x11_0000).unwrap_or('\u{fffd}'));
@@ -133,7 +133,7 @@ pub fn text<S: Source + ?Sized>(s: &mut S) -> String {
                 for _ in 0..below(s, 4) {
                     out.push_str("\n--- user message ---\n");
                     for _ in 0..below(s, 4) {
-                        out.push_str(*pick(s, ATOMS));
+                        out.push_str(pick::<_, &str>(s, ATOMS));
                     }
                 }
                 if s.byte() % 8 != 7 {
@@ -192,7 +192,7 @@ fn tool_input<S: Source + ?Sized>(s: &mut S) -> Value {
 
 fn role<S: Source + ?Sized>(s: &mut S) -> Option<Value> {
     Some(match s.byte() % 8 {
-        0 | 1 | 2 => json!("user"),
+        0..=2 => json!("user"),
         3 | 4 => json!("assistant"),
         5 => return None,
         6 => json(s, 1),
@@ -289,13 +289,13 @@ fn instruction_file<S: Source + ?Sized>(s: &mut S) -> Value {
 pub fn instruction_text<S: Source + ?Sized>(s: &mut S) -> String {
     let mut out = String::new();
     if flag(s) {
-        out.push_str(*pick(s, &["---\n", "---\r\n", "---"]));
+        out.push_str(pick::<_, &str>(s, &["---\n", "---\r\n", "---"]));
         out.push_str(&text(s));
-        out.push_str(*pick(s, &["\n---\n", "\n---", "\r\n---\r\n", ""]));
+        out.push_str(pick::<_, &str>(s, &["\n---\n", "\n---", "\r\n---\r\n", ""]));
     }
     for _ in 0..below(s, 6) {
         out.push_str(&text(s));
-        out.push_str(*pick(s, &["\n", "\r\n", "  \n", "<!-- c -->", "<!--", "-->", "\n@imp.md\n", "\n@ x\n"]));
+        out.push_str(pick::<_, &str>(s, &["\n", "\r\n", "  \n", "<!-- c -->", "<!--", "-->", "\n@imp.md\n", "\n@ x\n"]));
     }
     out
 }

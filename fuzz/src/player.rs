@@ -239,7 +239,10 @@ pub const MAX_STEPS: usize = 1_000;
 /// Several hooks on one core, as a session runs them, each to its end.
 pub fn session<S: Source + ?Sized>(s: &mut S, hooks: usize) -> Result<Vec<Ending>, Fault> {
     reset_answered();
-    let mut core = Core::new(compact_plus::hooks::Options::from_json(&options(s)));
+    // The options are work the core does (it parses them): counted, as the answers are.
+    let options = options(s);
+    count_answer(&options);
+    let mut core = Core::new(compact_plus::hooks::Options::from_json(&options));
     let mut endings = Vec::new();
     for _ in 0..hooks {
         let hook = *pick(s, &gen::HOOKS);
@@ -266,7 +269,10 @@ pub fn options<S: Source + ?Sized>(s: &mut S) -> String {
 /// most 64 in flight).
 pub fn interleaved<S: Source + ?Sized>(s: &mut S, hooks: usize) -> Result<Vec<Ending>, Fault> {
     reset_answered();
-    let mut core = Core::new(compact_plus::hooks::Options::from_json(&options(s)));
+    // The options are work the core does (it parses them): counted, as the answers are.
+    let options = options(s);
+    count_answer(&options);
+    let mut core = Core::new(compact_plus::hooks::Options::from_json(&options));
     let mut endings = Vec::new();
     // (hook, id, calls) of each run still asking
     let mut open: Vec<(&'static str, u32, Vec<Value>)> = Vec::new();

@@ -885,7 +885,7 @@ mod tests {
         let reads = vec![(0, four), (size - four, four)];
         let pieces: Vec<String> = reads.iter().map(|(o, l)| String::from_utf8_lossy(&text.as_bytes()[*o as usize..(*o + *l) as usize]).into_owned()).collect();
         let source = Source { kind: "claude".into(), session: "big".into(), path: "/p/big".into(), mtime_ms: 1.0, reads, size };
-        let out = answer(&Ask { query: Some(q("quokka")), ..Ask::default() }, &[source.clone()], vec![pieces.clone()], &[false]);
+        let out = answer(&Ask { query: Some(q("quokka")), ..Ask::default() }, std::slice::from_ref(&source), vec![pieces.clone()], &[false]);
         assert!(out.contains("message ") && out.contains("the newest row: quokka"), "{out}");
         assert!(!out.contains("malformed"), "rows cut at a range's edge are not malformed: {out}");
         let (sessions, _) = read_all(&[source], vec![pieces], &[false]);

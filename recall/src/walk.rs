@@ -235,7 +235,7 @@ pub async fn project(host: &Host, raw: &str, own_dir: &str) -> String {
     }
     // The summaries compact-plus saved for these sessions.
     let with_history: Vec<&Source> =
-        sources.iter().filter(|s| s.kind == "claude" && histories.iter().any(|h| *h == s.session)).collect();
+        sources.iter().filter(|s| s.kind == "claude" && histories.contains(&s.session)).collect();
     let folders: Vec<String> = with_history.iter().map(|s| format!("{history_root}/{}", s.session)).collect();
     let mut summaries = Vec::new();
     for (s, entries) in with_history.iter().zip(list_all(host, &folders).await) {

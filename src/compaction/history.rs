@@ -130,8 +130,7 @@ pub fn parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str
         }
         let mut rest = b.text.as_str();
         let mut first = true;
-        loop {
-            let Some(body) = bodies.last_mut() else { break };
+        while let Some(body) = bodies.last_mut() {
             let prefix = if first { String::new() } else { format!("{} (continued)\n\n", b.heading) };
             let space = room.saturating_sub(body.len() + 1 + prefix.len());
             if rest.len() <= space {
@@ -286,7 +285,7 @@ mod tests {
         assert!(parts.iter().all(|p| p.len() <= limit));
         assert!(parts.iter().skip(1).any(|p| p.contains("## [1] assistant (continued)")));
         let joined: String = parts.concat();
-        assert_eq!(joined.matches('a').count() >= 150_000, true);
+        assert!(joined.matches('a').count() >= 150_000);
         assert_eq!(joined.matches('é').count(), 100_000);
         assert!(joined.contains("before") && joined.contains("after"));
     }

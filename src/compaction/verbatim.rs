@@ -83,7 +83,8 @@ pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
 /// The product and the reference differ only in how they read an earlier block
 /// (`carried`); the choice within the budget is this one.
 pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    if !(budget_tokens > 0.0) {
+    // NaN too: a budget that is no number keeps nothing.
+    if budget_tokens.is_nan() || budget_tokens <= 0.0 {
         return Vec::new();
     }
     let mut entries: Vec<Entry> = carried.into_iter().map(|text| Entry { text, handle: None }).collect();
@@ -100,7 +101,7 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
     let mut room = budget_tokens * CHARS_PER_TOKEN;
     let mut chosen = Vec::new();
     for entry in entries.into_iter().rev() {
-        if !(room > 200.0) {
+        if room.is_nan() || room <= 200.0 {
             break;
         }
         let capped = text::cut_middle(&entry.text, PER_MESSAGE_CHARS.min(room), CUT_NOTE);

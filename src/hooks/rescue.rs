@@ -34,7 +34,8 @@ struct Tier1 {
 /// `calls` counts the calls made.
 async fn complete(host: &Host, session: &Session, prompt: String, started: f64, calls: &mut usize) -> Result<String, String> {
     let left = rescue::TOTAL_MS - (now(host).await.unwrap_or(f64::NAN) - started);
-    if !(left >= 1000.0) {
+    // NaN too: a clock that answered nothing leaves no time.
+    if left.is_nan() || left < 1000.0 {
         return Err("out of time".into());
     }
     *calls += 1;
@@ -95,20 +96,21 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
     t
 }
 
-/// The compaction compact-plus answers after `next` rejected (`whole`: the
-/// messages came with their texts), or the
+/// The compaction that failed, as session.compact had it.
+pub(super) struct Failed<'a> {
+    pub(super) messages: &'a Messages,
+    pub(super) gathered: Gathered,
+    pub(super) trigger: &'a str,
+    pub(super) person_instructions: Option<&'a str>,
+    /// The messages came with their texts (a rescue without them keeps nothing after its row).
+    pub(super) whole: bool,
+}
+
+/// The compaction compact-plus answers after `next` rejected, or the
 /// pass-through (the rejection goes up as it came) when the rescue is off or
 /// the person aborted the compaction.
-pub(super) async fn rescue(
-    host: &Host,
-    session: &Session,
-    messages: &Messages,
-    gathered: Gathered,
-    trigger: &str,
-    person_instructions: Option<&str>,
-    rejection: &Rejection,
-    whole: bool,
-) -> Done {
+pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, rejection: &Rejection) -> Done {
+    let Failed { messages, gathered, trigger, person_instructions, whole } = failed;
     if !session.options.rescue || rejection.aborted {
         return Done::pass_through();
     }

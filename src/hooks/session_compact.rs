@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use std::rc::Rc;
 
 use super::parse_event;
-use super::rescue;
+use super::rescue::{self, Failed};
 use super::protocol::{self, Call, Done, Host};
 use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
 use super::state::Session;
@@ -186,7 +186,7 @@ async fn cooling_down(host: &Host, session: &Session) -> Option<f64> {
         return None;
     }
     let ago = now(host).await.ok()? - at;
-    (ago >= 0.0 && ago < COOL_DOWN_MS).then_some(ago)
+    (0.0..COOL_DOWN_MS).contains(&ago).then_some(ago)
 }
 
 /// The cuts on the way down, when the conversation is over what the summarizer
@@ -321,7 +321,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             );
             let instead = protocol::Rejection { message, aborted: false, from_next: false };
             let whole = !e.texts_deferred.truthy();
-            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &instead, whole).await;
+            let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+            return rescue::rescue(&host, &session, failed, &instead).await;
         }
     }
     let cut = trim_down(&host, &session, &mut e).await;
@@ -341,9 +342,9 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
                 Err(err) => debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await,
             }
         }
-        let rescued =
-            rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &rejection, !e.texts_deferred.truthy());
-        return rescued.await;
+        let whole = !e.texts_deferred.truthy();
+        let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+        return rescue::rescue(&host, &session, failed, &rejection).await;
     }
     // An error here that is no rejection is unreadable JSON.
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
@@ -361,7 +362,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let not_one = protocol::Rejection { message: why.into(), aborted: false, from_next: false };
         let whole = !e.texts_deferred.truthy();
         if session.options.rescue {
-            return rescue::rescue(&host, &session, &e.messages.0, gathered, &trigger, person_instructions.as_deref(), &not_one, whole).await;
+            let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+            return rescue::rescue(&host, &session, failed, &not_one).await;
         }
     }
 
