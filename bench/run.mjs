@@ -40,12 +40,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 import * as glue from '../pkg/compact_plus.js'
-// The audit alone, through `benchHold`/`benchAudit`: exports of a build with the `bench` feature,
-// which the shipped .wasm leaves out (scripts/bench builds it into target/bench-pkg).
-const BENCH_PKG = new URL('../target/bench-pkg/', import.meta.url)
-const benchGlue = existsSync(new URL('compact_plus.js', BENCH_PKG)) ? await import(new URL('compact_plus.js', BENCH_PKG)) : null
-if (benchGlue) benchGlue.initSync({ module: readFileSync(new URL('compact_plus_bg.wasm', BENCH_PKG)) })
-else console.error('no target/bench-pkg (scripts/bench builds it): the audit is not timed by itself')
+// The audit alone (`benchHold`/`benchAudit`) and the reference's JS-value helpers (`selectVerbatim`,
+// `renderHistory`): exports of a build with the `bench` and `compat` features, which the shipped
+// .wasm leaves out (scripts/build-dev builds it into target/dev-pkg; scripts/bench runs that).
+const DEV_PKG = new URL('../target/dev-pkg/', import.meta.url)
+const benchGlue = existsSync(new URL('compact_plus.js', DEV_PKG)) ? await import(new URL('compact_plus.js', DEV_PKG)) : null
+if (benchGlue) benchGlue.initSync({ module: readFileSync(new URL('compact_plus_bg.wasm', DEV_PKG)) })
+else console.error('no target/dev-pkg (scripts/build-dev builds it): the audit and the reference helpers are not timed')
 import { register as registerShim } from '../js/compact-plus.js'
 import { commit, compactResult, makeSession, sessionSize } from './session.mjs'
 import { auditJs, redactJs } from './baselines.mjs'
@@ -422,8 +423,12 @@ async function main() {
     benchGlue?.benchHold('[]')
     const lib = await measure(
       {
-        wasmSelect: timed(() => glue.selectVerbatim(e.messages, VERBATIM_TOKENS)),
-        wasmRender: timed(() => glue.renderHistory(e.messages, meta)),
+        ...(benchGlue
+          ? {
+              wasmSelect: timed(() => benchGlue.selectVerbatim(e.messages, VERBATIM_TOKENS)),
+              wasmRender: timed(() => benchGlue.renderHistory(e.messages, meta)),
+            }
+          : {}),
         ...(ref
           ? {
               refSelect: timed(() => ref.lib.selectVerbatim(e.messages, VERBATIM_TOKENS)),
@@ -439,8 +444,8 @@ async function main() {
       rows.push([String(size), step, fmt(w), ref ? fmt(r) : '-', ref ? ratio(w, r) : '-'])
       sized[step] = { wasm: w, ref: ref ? r : null }
     }
-    line('selectVerbatim', lib.wasmSelect.ms, lib.refSelect?.ms)
-    line('renderHistory', lib.wasmRender.ms, lib.refRender?.ms)
+    if (lib.wasmSelect) line('selectVerbatim', lib.wasmSelect.ms, lib.refSelect?.ms)
+    if (lib.wasmRender) line('renderHistory', lib.wasmRender.ms, lib.refRender?.ms)
     line('prepare (to next)', hooks.wasm.prepare, hooks.ref?.prepare)
     line('while summarizing', hooks.wasm.during, hooks.ref?.during)
     line('after its answer + append', hooks.wasm.after, hooks.ref?.after)

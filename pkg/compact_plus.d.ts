@@ -11,12 +11,6 @@ export function __wbg_reset_state(): void;
 
 export function cancel(id: number): void;
 
-export function carriedMessages(messages: any): any;
-
-export function cutMiddle(text: any, max: any, note: any): string;
-
-export function handoffInstructions(first_verbatim: any): string;
-
 /**
  * Starts the module over with these options (`register(on, options)`), the
  * state a lost instance carried (`carry` of its last step; `""` for none) and
@@ -24,21 +18,11 @@ export function handoffInstructions(first_verbatim: any): string;
  */
 export function init(options_json: string, carried_json: string, first_id: number): void;
 
-export function joinInstructions(own: any, extra: any): string;
-
 /**
  * The instance's linear memory in bytes: it only grows, so the shim rebuilds
  * the instance (its state carried) once a large compaction has made it large.
  */
 export function memoryBytes(): number;
-
-export function personText(text: any): string;
-
-export function pointerText(file: any, dir: any): string;
-
-export function renderHistory(messages: any, meta: any): string;
-
-export function renderVerbatim(entries: any): string;
 
 /**
  * Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
@@ -51,21 +35,10 @@ export function resume(id: number, answers_json: string): string;
  */
 export function resumePacked(id: number, answers_json: string, texts: Uint8Array | number[]): string;
 
-export function sameText(a: any, b: any): boolean;
-
-export function selectVerbatim(messages: any, budget_tokens: any): any;
-
-/**
- * `""` where `new Date(ms)` is invalid (the reference throws a RangeError).
- */
-export function stamp(ms: any): string;
-
 /**
  * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
  */
 export function start(hook: string, event_json: string): string;
-
-export function stripInstructionText(raw: any): string;
 
 /**
  * The text of a `write` call that names it by `textRef` (see `start`).
@@ -78,30 +51,18 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __constants: () => any;
     readonly cancel: (a: number) => void;
-    readonly carriedMessages: (a: any) => any;
-    readonly cutMiddle: (a: any, b: any, c: any) => [number, number];
-    readonly handoffInstructions: (a: any) => [number, number];
     readonly init: (a: number, b: number, c: number, d: number, e: number) => void;
-    readonly joinInstructions: (a: any, b: any) => [number, number];
     readonly memoryBytes: () => number;
-    readonly personText: (a: any) => [number, number];
-    readonly pointerText: (a: any, b: any) => [number, number];
-    readonly renderHistory: (a: any, b: any) => [number, number];
-    readonly renderVerbatim: (a: any) => [number, number];
     readonly resume: (a: number, b: number, c: number) => [number, number];
     readonly resumePacked: (a: number, b: number, c: number, d: number, e: number) => [number, number];
-    readonly sameText: (a: any, b: any) => number;
-    readonly selectVerbatim: (a: any, b: any) => any;
-    readonly stamp: (a: any) => [number, number];
     readonly start: (a: number, b: number, c: number, d: number) => [number, number];
-    readonly stripInstructionText: (a: any) => [number, number];
     readonly takeText: (a: number) => [number, number];
-    readonly __wbindgen_malloc: (a: number, b: number) => number;
-    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
-    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

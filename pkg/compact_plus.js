@@ -14,7 +14,6 @@ export function __constants() {
 
 export function __wbg_reset_state () {
     __wbg_instance_id++;
-    cachedDataViewMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     if (typeof WASM_VECTOR_LEN !== 'undefined') WASM_VECTOR_LEN = 0;
@@ -30,59 +29,6 @@ export function __wbg_reset_state () {
 export function cancel(id) {
     __wbg_call_guard();
     wasm.cancel(id);
-}
-
-/**
- * @param {any} messages
- * @returns {any}
- */
-export function carriedMessages(messages) {
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.carriedMessages(messages);
-    return ret;
-}
-
-/**
- * @param {any} text
- * @param {any} max
- * @param {any} note
- * @returns {string}
- */
-export function cutMiddle(text, max, note) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.cutMiddle(text, max, note);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
- * @param {any} first_verbatim
- * @returns {string}
- */
-export function handoffInstructions(first_verbatim) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.handoffInstructions(first_verbatim);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
 }
 
 /**
@@ -111,27 +57,6 @@ export function init(options_json, carried_json, first_id) {
 }
 
 /**
- * @param {any} own
- * @param {any} extra
- * @returns {string}
- */
-export function joinInstructions(own, extra) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.joinInstructions(own, extra);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
  * The instance's linear memory in bytes: it only grows, so the shim rebuilds
  * the instance (its state carried) once a large compaction has made it large.
  * @returns {number}
@@ -141,88 +66,6 @@ export function memoryBytes() {
     __wbg_call_guard();
     ret = wasm.memoryBytes();
     return ret;
-}
-
-/**
- * @param {any} text
- * @returns {string}
- */
-export function personText(text) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.personText(text);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
- * @param {any} file
- * @param {any} dir
- * @returns {string}
- */
-export function pointerText(file, dir) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.pointerText(file, dir);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
- * @param {any} messages
- * @param {any} meta
- * @returns {string}
- */
-export function renderHistory(messages, meta) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.renderHistory(messages, meta);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
- * @param {any} entries
- * @returns {string}
- */
-export function renderVerbatim(entries) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.renderVerbatim(entries);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
 }
 
 /**
@@ -287,51 +130,6 @@ export function resumePacked(id, answers_json, texts) {
 }
 
 /**
- * @param {any} a
- * @param {any} b
- * @returns {boolean}
- */
-export function sameText(a, b) {
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.sameText(a, b);
-    return ret !== 0;
-}
-
-/**
- * @param {any} messages
- * @param {any} budget_tokens
- * @returns {any}
- */
-export function selectVerbatim(messages, budget_tokens) {
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.selectVerbatim(messages, budget_tokens);
-    return ret;
-}
-
-/**
- * `""` where `new Date(ms)` is invalid (the reference throws a RangeError).
- * @param {any} ms
- * @returns {string}
- */
-export function stamp(ms) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.stamp(ms);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
  * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
  * @param {string} hook
  * @param {string} event_json
@@ -365,26 +163,6 @@ export function start(hook, event_json) {
 }
 
 /**
- * @param {any} raw
- * @returns {string}
- */
-export function stripInstructionText(raw) {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.stripInstructionText(raw);
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
  * The text of a `write` call that names it by `textRef` (see `start`).
  * @param {number} text_ref
  * @returns {string}
@@ -407,106 +185,13 @@ export function takeText(text_ref) {
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
-        __wbg_Number_ff192a72a0dcdf6d: function(arg0) {
-            const ret = Number(arg0);
-            return ret;
-        },
-        __wbg___wbindgen_boolean_get_4f1baf9a00be3c74: function(arg0) {
-            const v = arg0;
-            const ret = typeof(v) === 'boolean' ? v : undefined;
-            return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
-        },
-        __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
-            const ret = typeof(arg0) === 'function';
-            return ret;
-        },
-        __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
-            const ret = arg0 === null;
-            return ret;
-        },
-        __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
-            const val = arg0;
-            const ret = typeof(val) === 'object' && val !== null;
-            return ret;
-        },
-        __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
-            const ret = arg0 === undefined;
-            return ret;
-        },
-        __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
-            const obj = arg1;
-            const ret = typeof(obj) === 'number' ? obj : undefined;
-            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
-        },
-        __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
-            const obj = arg1;
-            const ret = typeof(obj) === 'string' ? obj : undefined;
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
-        },
-        __wbg_from_eac91875c8a5ffa4: function(arg0) {
-            const ret = Array.from(arg0);
-            return ret;
-        },
-        __wbg_get_2080c49015e35254: function() { return handleError(function (arg0, arg1) {
-            const ret = Reflect.get(arg0, arg1);
-            return ret;
-        }, arguments); },
-        __wbg_get_unchecked_e6325ad374eff861: function(arg0, arg1) {
-            const ret = arg0[arg1 >>> 0];
-            return ret;
-        },
-        __wbg_isArray_bcf1376d0d732d08: function(arg0) {
-            const ret = Array.isArray(arg0);
-            return ret;
-        },
-        __wbg_join_0eb3fa0210561997: function(arg0, arg1, arg2) {
-            const ret = arg0.join(getStringFromWasm0(arg1, arg2));
-            return ret;
-        },
-        __wbg_length_b03a0fabb109b1e9: function(arg0) {
-            const ret = arg0.length;
-            return ret;
-        },
-        __wbg_new_37eb45aaf5eeb820: function() {
-            const ret = new Array();
-            return ret;
-        },
-        __wbg_new_cd4348290afae586: function() {
-            const ret = new Object();
-            return ret;
-        },
-        __wbg_of_027eb15371aac932: function(arg0) {
-            const ret = Array.of(arg0);
-            return ret;
         },
         __wbg_parse_c3f72b5a24f83c01: function() { return handleError(function (arg0, arg1) {
             const ret = JSON.parse(getStringFromWasm0(arg0, arg1));
             return ret;
         }, arguments); },
-        __wbg_push_c9f4893fc209f768: function(arg0, arg1) {
-            const ret = arg0.push(arg1);
-            return ret;
-        },
-        __wbg_set_2793479888329cb6: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = Reflect.set(arg0, arg1, arg2);
-            return ret;
-        }, arguments); },
-        __wbg_stringify_0a0fbf2ef722380a: function() { return handleError(function (arg0) {
-            const ret = JSON.stringify(arg0);
-            return ret;
-        }, arguments); },
-        __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-            // Cast intrinsic for `Ref(String) -> Externref`.
-            const ret = getStringFromWasm0(arg0, arg1);
-            return ret;
-        },
         __wbindgen_init_externref_table: function() {
             const table = wasm.__wbindgen_externrefs;
             table.set(0, undefined);
@@ -538,14 +223,6 @@ function addToExternrefTable0(obj) {
     return idx;
 }
 
-let cachedDataViewMemory0 = null;
-function getDataViewMemory0() {
-    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
-        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
-    }
-    return cachedDataViewMemory0;
-}
-
 function getStringFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
@@ -566,10 +243,6 @@ function handleError(f, args) {
         const idx = addToExternrefTable0(e);
         wasm.__wbindgen_exn_store(idx);
     }
-}
-
-function isLikeNone(x) {
-    return x === undefined || x === null;
 }
 
 function passArray8ToWasm0(arg, malloc) {
@@ -652,7 +325,6 @@ function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;
     wasmModule = module;
-    cachedDataViewMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

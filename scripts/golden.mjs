@@ -5,7 +5,7 @@
 // extracted here at run time, written to a temporary directory and imported; no seed code is kept in
 // the repo. Seeded cases (fixed PRNG, so a rerun writes the same bytes) are run through it and the
 // inputs and outputs are stored in tests/fixtures/golden/<fn>.jsonl.gz, which tests/golden.test.mjs
-// replays against pkg/compact_plus.js.
+// replays against target/dev-pkg/compact_plus.js (scripts/build-dev).
 //
 // Beside each reference output `out`, a vector may carry `adj`: the output of the same reference code
 // with its cuts moved to grapheme boundaries (cutMiddle's head end down, its tail start up, the count

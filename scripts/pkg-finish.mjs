@@ -1,9 +1,13 @@
 // Finishes pkg/ after wasm-bindgen: the reference's constant exports (wasm
 // exports only functions, so their values are read from the built module and
 // written out), and the package.json wasm-pack would write.
+//   node scripts/pkg-finish.mjs [folder]   another glue folder (target/dev-pkg): constants only
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
 
-const pkg = new URL('../pkg/', import.meta.url)
+const other = process.argv[2]
+const pkg = other ? pathToFileURL(resolve(other) + '/') : new URL('../pkg/', import.meta.url)
 const glue = await import(new URL('compact_plus.js', pkg))
 glue.initSync({ module: readFileSync(new URL('compact_plus_bg.wasm', pkg)) })
 const constants = glue.__constants()
@@ -16,6 +20,7 @@ for (const [name, value] of Object.entries(constants)) {
 }
 appendFileSync(new URL('compact_plus.js', pkg), js)
 appendFileSync(new URL('compact_plus.d.ts', pkg), dts)
+if (other) process.exit(0)
 
 const cargo = readFileSync(new URL('../Cargo.toml', import.meta.url), 'utf8')
 const field = (k) => cargo.match(new RegExp(`^${k} = "([^"]*)"`, 'm'))?.[1]

@@ -10,13 +10,15 @@
 //!   kept), [`prune`] (old history folders), [`recall_tool`] (the tool's spec and
 //!   input), [`instructions`] (the engine's own reading of instruction files).
 //! - [`text`], [`message`]: text as JavaScript sees it, and the host's data.
-//! - [`compat`]: the reference's functions, for its exports and the golden vectors.
+//! - [`compat`] (feature `compat`, every test build): the reference's functions,
+//!   for its exports, the golden vectors and the benchmark; not in the shipped `.wasm`.
 //! - [`bindings`]: the JS exports.
 
 pub mod text;
 pub mod message;
 pub mod compaction;
 pub mod instructions;
+#[cfg(feature = "compat")]
 pub mod compat;
 pub mod redact;
 pub mod audit;

@@ -1,4 +1,4 @@
-// Golden vectors: the Rust port (pkg/compact_plus.js) must reproduce the reference lib.js on every
+// Golden vectors: the Rust port (target/dev-pkg/compact_plus.js, built by scripts/build-dev) must reproduce the reference lib.js on every
 // vector in tests/fixtures/golden (written by scripts/golden.mjs), with two kinds of planned
 // difference:
 //
@@ -32,7 +32,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/golden/', import.meta.url))
-const PKG_GLUE = fileURLToPath(new URL('../pkg/compact_plus.js', import.meta.url))
+// The reference's functions are not in the shipped .wasm (feature `compat`): scripts/build-dev
+// builds them into target/dev-pkg.
+const PKG_GLUE = fileURLToPath(new URL('../target/dev-pkg/compact_plus.js', import.meta.url))
 const REFERENCE_MODE = process.env.GOLDEN_EXPECT === 'reference'
 const ONLY = process.env.GOLDEN_ONLY ? new Set(process.env.GOLDEN_ONLY.split(',')) : null
 
@@ -110,7 +112,7 @@ function loadVectors() {
 
 async function loadImpl() {
   const glue = process.env.GOLDEN_IMPL ? resolve(process.env.GOLDEN_IMPL) : PKG_GLUE
-  if (!existsSync(glue)) throw new Error(`${glue} does not exist: build the wasm package first (pkg/ is made by the build)`)
+  if (!existsSync(glue)) throw new Error(`${glue} does not exist: run scripts/build-dev first (the reference's functions are built into target/dev-pkg)`)
   const mod = await import(pathToFileURL(glue).href)
   if (typeof mod.initSync === 'function') {
     const wasm = glue.replace(/\.js$/, '_bg.wasm')

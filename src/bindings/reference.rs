@@ -1,23 +1,18 @@
-//! The JS face of the core, in three parts:
+//! The reference `lib.js`'s functions, same names and shapes, calling into
+//! [`crate::compat`] (`cutMiddle` and `stamp` into [`crate::text`]). The golden
+//! vectors test them and the benchmark times them; no hook uses them, so they
+//! are built only with the `compat` feature, never into the shipped `.wasm`.
 //!
-//! - the reference-compatible exports: the reference `lib.js`'s functions, same
-//!   names and shapes, calling into [`crate::compat`] (`cutMiddle` and `stamp`
-//!   into [`crate::text`]); the golden vectors test them, no hook uses them. Every argument arrives as a JS value and is read
-//!   the way the reference would read it; where the reference would throw, the
-//!   port answers the closest harmless value instead (an empty string, an empty
-//!   list, `false`). With them, `__constants`, which the build writes out.
-//! - the hooks' driver the shim talks to: [`crate::hooks::Core`] behind `init`,
-//!   `start`, `resume` and their kin, JSON text in and out.
-//! - the benchmark's handles, built only with the `bench` feature (never in the
-//!   shipped `.wasm`).
+//! Every argument arrives as a JS value and is read the way the reference would
+//! read it; where the reference would throw, the port answers the closest
+//! harmless value instead (an empty string, an empty list, `false`).
 
 use wasm_bindgen::prelude::*;
 
+use super::to_js;
 use crate::compat::{handoff, history, instructions, verbatim};
 use crate::message::{self, Messages};
 use crate::text::{self, stamp};
-
-// ---- the reference-compatible exports (compat/) ----
 
 /// `String(v)`.
 fn js_string(v: &JsValue) -> String {
@@ -93,10 +88,6 @@ fn person_rows_of(v: &JsValue) -> Messages {
     };
     let rows: js_sys::Array = js_sys::Array::from(v).iter().map(|m| slim(m).unwrap_or(JsValue::NULL)).collect();
     message::parse_messages(&messages_json(&rows))
-}
-
-fn to_js(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
 #[wasm_bindgen(js_name = cutMiddle)]
@@ -194,116 +185,4 @@ pub fn same_text(a: JsValue, b: JsValue) -> bool {
 #[wasm_bindgen]
 pub fn stamp(ms: JsValue) -> String {
     stamp::stamp(to_number(&ms)).unwrap_or_default()
-}
-
-/// The constants, for the build to write out as `export const` lines (wasm
-/// exports only functions): the reference's, and the recall tool's spec.
-#[wasm_bindgen(js_name = __constants)]
-pub fn constants() -> JsValue {
-    let c = serde_json::json!({
-        "CHARS_PER_TOKEN": verbatim::CHARS_PER_TOKEN,
-        "VERBATIM_OPEN": verbatim::VERBATIM_OPEN,
-        "VERBATIM_CLOSE": verbatim::VERBATIM_CLOSE,
-        "RECALL_TOOL": crate::recall_tool::spec(),
-    });
-    to_js(&c.to_string())
-}
-
-// ---- the hooks' driver, which the shim talks to (hooks/) ----
-
-thread_local! {
-    static CORE: std::cell::RefCell<crate::hooks::Core> =
-        std::cell::RefCell::new(crate::hooks::Core::new(crate::hooks::Options::default()));
-}
-
-/// Starts the module over with these options (`register(on, options)`), the
-/// state a lost instance carried (`carry` of its last step; `""` for none) and
-/// the first id the new instance may give a hook.
-#[wasm_bindgen]
-pub fn init(options_json: &str, carried_json: &str, first_id: u32) {
-    let options = crate::hooks::Options::from_json(options_json);
-    let core = crate::hooks::Core::rebuilt(options, carried_json, first_id);
-    CORE.with(|c| *c.borrow_mut() = core);
-}
-
-/// The instance's linear memory in bytes: it only grows, so the shim rebuilds
-/// the instance (its state carried) once a large compaction has made it large.
-#[wasm_bindgen(js_name = memoryBytes)]
-pub fn memory_bytes() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        core::arch::wasm32::memory_size(0) as f64 * 65536.0
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        0.0
-    }
-}
-
-/// Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
-#[wasm_bindgen]
-pub fn start(hook: &str, event_json: &str) -> String {
-    // Test-only builds (`--features trap`, never shipped): a marker in an event
-    // traps mid-call, for the fault table's "the instance is rebuilt" case.
-    #[cfg(feature = "trap")]
-    if event_json.contains("COMPACT_PLUS_FORCE_TRAP") {
-        panic!("compact-plus: forced trap (test build)");
-    }
-    CORE.with(|c| c.borrow_mut().start(hook, event_json))
-}
-
-/// Resumes hook `id` with the answers to its calls (JSON list of `{ok}`/`{err}`).
-#[wasm_bindgen]
-pub fn resume(id: u32, answers_json: &str) -> String {
-    CORE.with(|c| c.borrow_mut().resume(id, answers_json))
-}
-
-/// `resume` for the answers to a `pack` call: the texts come as UTF-8 `texts`,
-/// their byte lengths in the answer (see `Call::Pack`).
-#[wasm_bindgen(js_name = resumePacked)]
-pub fn resume_packed(id: u32, answers_json: &str, texts: Vec<u8>) -> String {
-    #[cfg(feature = "trap")]
-    if texts.windows(23).any(|w| w == b"COMPACT_PLUS_FORCE_TRAP") {
-        panic!("compact-plus: forced trap (test build)");
-    }
-    CORE.with(|c| c.borrow_mut().resume_packed(id, answers_json, texts))
-}
-
-/// The text of a `write` call that names it by `textRef` (see `start`).
-#[wasm_bindgen(js_name = takeText)]
-pub fn take_text(text_ref: u32) -> String {
-    CORE.with(|c| c.borrow_mut().take_text(text_ref as usize))
-}
-
-#[wasm_bindgen]
-pub fn cancel(id: u32) {
-    CORE.with(|c| c.borrow_mut().cancel(id));
-}
-
-// ---- the benchmark's handles on one pass (bench/run.mjs) ----
-
-#[cfg(feature = "bench")]
-thread_local! {
-    static HELD: std::cell::RefCell<Messages> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Keeps a session's messages (JSON) in the module, so `benchAudit` times the
-/// audit alone. Not used by the shim.
-#[cfg(feature = "bench")]
-#[wasm_bindgen(js_name = benchHold)]
-pub fn bench_hold(messages_json: &str) -> usize {
-    let messages = message::parse_messages(messages_json);
-    let n = messages.len();
-    HELD.with(|h| *h.borrow_mut() = messages);
-    n
-}
-
-/// The coverage audit of the held messages against the kept texts (a JSON list
-/// of strings), as session.compact runs it: the length of its block, 0 for none.
-#[cfg(feature = "bench")]
-#[wasm_bindgen(js_name = benchAudit)]
-pub fn bench_audit(kept_json: &str) -> usize {
-    let kept: Vec<String> = serde_json::from_str(kept_json).unwrap_or_default();
-    let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
-    HELD.with(|h| crate::audit::audit(&h.borrow(), &kept).map_or(0, |b| b.len()))
 }
