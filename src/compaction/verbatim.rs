@@ -184,8 +184,7 @@ const INTRO_NONE_CURRENT: &str = "All of them are earlier requests, answered unl
 /// Which kept message the block marks as the current request: only the
 /// person's newest request that no later message of theirs follows in the
 /// request the model gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mark {
     /// The newest entry is the request still being worked on: the block reaches
     /// the model inside the turn that asked it, with nothing of the person's
@@ -196,6 +195,20 @@ pub enum Mark {
     /// prompt), or none is being worked on.
     #[default]
     NoneCurrent,
+}
+
+/// As a bool in the session state the shim keeps (`true`: the newest is
+/// current): the derived reading of an enum costs the core 2 KB.
+impl Serialize for Mark {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(*self == Mark::NewestCurrent)
+    }
+}
+
+impl<'de> Deserialize<'de> for Mark {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Mark, D::Error> {
+        Ok(if bool::deserialize(d)? { Mark::NewestCurrent } else { Mark::NoneCurrent })
+    }
 }
 
 /// The verbatim block, its messages marked as `mark` says.

@@ -140,29 +140,28 @@ const PENDING_FILE: &str = "pending-blocks.json";
 /// A failed write costs the blocks a later process could have delivered.
 pub(super) async fn keep_pending(host: &Host, dir: &str, blocks: Option<&Pending>) {
     let text = blocks.map(|b| serde_json::to_string(b).unwrap_or_default()).unwrap_or_default();
-    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{PENDING_FILE}"), text }).await {
-        debug(host, &format!("compact-plus: {PENDING_FILE} was not written: {}", error_text(&err))).await;
+    keep(host, dir, PENDING_FILE, text).await;
+}
+
+/// Writes one of the session's files; a failure costs that file, and says so.
+async fn keep(host: &Host, dir: &str, name: &str, text: String) {
+    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{name}"), text }).await {
+        debug(host, &format!("compact-plus: {name} was not written: {}", error_text(&err))).await;
     }
 }
 
 /// The blocks an earlier process of this session kept and did not deliver:
 /// `Pending`, or the list of finished texts an older compact-plus kept.
 pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Pending)> {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum OnDisk {
-        Blocks(Pending),
-        Texts(Vec<String>),
-    }
     let dir = history_dir(host).await.ok()??;
     let path = format!("{dir}/{PENDING_FILE}");
     if !protocol::value::<bool>(&host.call(Call::Exists { path: path.clone() }).await).unwrap_or(false) {
         return None;
     }
     let text: String = protocol::value(&host.call(Call::Read { path }).await).ok()?;
-    let pending = match serde_json::from_str::<OnDisk>(&text).ok()? {
-        OnDisk::Blocks(p) => p,
-        OnDisk::Texts(blocks) => Pending { blocks, ..Pending::default() },
+    let pending = match serde_json::from_str::<Pending>(&text) {
+        Ok(p) => p,
+        Err(_) => Pending { blocks: serde_json::from_str(&text).ok()?, ..Pending::default() },
     };
     (!pending.is_empty()).then_some((dir, pending))
 }
@@ -175,10 +174,7 @@ const VERBATIM_FILE: &str = "verbatim.json";
 /// Keeps the words the compaction carried (redacted). A failed write costs a
 /// resumed process those words (it reads the messages instead).
 pub(super) async fn keep_words(host: &Host, dir: &str, words: &[String]) {
-    let text = serde_json::to_string(words).unwrap_or_default();
-    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{VERBATIM_FILE}"), text }).await {
-        debug(host, &format!("compact-plus: {VERBATIM_FILE} was not written: {}", error_text(&err))).await;
-    }
+    keep(host, dir, VERBATIM_FILE, serde_json::to_string(words).unwrap_or_default()).await;
 }
 
 /// The words the last compaction of this session carried: the session state's,
