@@ -2645,7 +2645,7 @@ fn block_words(text: &str) -> (Vec<String>, usize) {
     let mut current = 0;
     for piece in body.split("\n--- user message ").skip(1) {
         let (mark, rest) = piece.split_once(" ---\n").expect("a separator");
-        current += usize::from(mark == "(current request)");
+        current += usize::from(mark == "(current request when compacted)");
         words.push(rest.trim().to_owned());
     }
     (words, current)
@@ -2760,7 +2760,7 @@ fn the_current_request_mark_by_path() {
     h.append(summary_row()).unwrap();
     let row = appended(&h).join("\n\n");
     assert_eq!(block_words(&row), (vec![FIRST.to_owned(), "Also keep the old API".to_owned()], 1));
-    assert!(row.contains("(current request) ---\nAlso keep the old API\n"), "{row}");
+    assert!(row.contains("(current request when compacted) ---\nAlso keep the old API\n"), "{row}");
 
     // The same compaction with the prompt kept after the summary by the engine: nothing current.
     let mut h = Harness::new();

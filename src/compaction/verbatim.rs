@@ -172,13 +172,17 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
     chosen
 }
 
-/// The separator of a message in a marked block: the current request, or an
-/// earlier one. The mark lives in the separator, not the text, so carrying a
-/// block into the next one drops old marks by itself.
+/// The separator of a message in a marked block: the request being worked on
+/// when the context was compacted, or an earlier one. The mark lives in the
+/// separator, not the text, so carrying a block into the next one drops old
+/// marks by itself. It says when it held: the summary row stays in every later
+/// request, where the person's later messages are newer.
 const SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
-const SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
+const SEP_CURRENT: &str = "\n--- user message (current request when compacted) ---\n";
+/// The current mark of blocks made before the mark said when it held: still read.
+const SEP_CURRENT_BEFORE: &str = "\n--- user message (current request) ---\n";
 const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";
-const INTRO_CURRENT: &str = "The one marked (current request) is what the user asked for last; the earlier ones were answered unless the summary says otherwise.";
+const INTRO_CURRENT: &str = "The one marked (current request when compacted) was being worked on when the context was compacted: it is still the current request unless a message of the user's follows this summary. The earlier ones were answered unless the summary says otherwise.";
 const INTRO_NONE_CURRENT: &str = "All of them are earlier requests, answered unless the summary says otherwise: the user's current request, if there is one, is their newest message, which is not in this list.";
 
 /// Which kept message the block marks as the current request: only the
@@ -238,7 +242,7 @@ fn carried(messages: &Messages) -> Vec<String> {
 
 /// The pieces after each separator, whichever of the three it is.
 fn split_block(body: &str) -> Vec<&str> {
-    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT];
+    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT, SEP_CURRENT_BEFORE];
     let mut pieces = Vec::new();
     let mut rest = body;
     let mut started = false;
@@ -336,7 +340,7 @@ mod tests {
         let chosen = select(None, &m, 8000.0);
         assert_eq!(chosen.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["Please migrate the users table"]);
         let block = render(&chosen, Mark::NewestCurrent);
-        assert!(block.contains("(current request) ---\nPlease migrate the users table\n"), "{block}");
+        assert!(block.contains("(current request when compacted) ---\nPlease migrate the users table\n"), "{block}");
         assert!(!block.contains("drop the old table"));
     }
 
@@ -353,8 +357,8 @@ mod tests {
             let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
             assert_eq!(texts, want, "round {round}");
             history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, Mark::NewestCurrent));
-            assert_eq!(history.matches("(current request)").count(), 2, "{history}"); // intro + one mark
-            assert!(history.contains(&format!("(current request) ---\nrequest {round}\n</user-")));
+            assert_eq!(history.matches("(current request when compacted)").count(), 2, "{history}"); // intro + one mark
+            assert!(history.contains(&format!("(current request when compacted) ---\nrequest {round}\n</user-")));
             assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
         }
     }
@@ -384,12 +388,15 @@ mod tests {
     fn none_current_marks_every_entry_earlier() {
         let e = [Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }];
         let r = render(&e, Mark::NoneCurrent);
-        assert!(!r.contains("--- user message (current request) ---"));
-        assert!(!r.contains("(current request)"), "{r}");
+        assert!(!r.contains("(current request"), "{r}");
         assert_eq!(r.matches("--- user message (earlier) ---").count(), 2);
         assert!(r.contains("answered unless the summary says otherwise"), "{r}");
         let r = render(&e, Mark::NewestCurrent);
-        assert!(r.ends_with("--- user message (earlier) ---\na\n\n--- user message (current request) ---\nb\n</user-messages-verbatim>"), "{r}");
+        assert!(r.ends_with("--- user message (earlier) ---\na\n\n--- user message (current request when compacted) ---\nb\n</user-messages-verbatim>"), "{r}");
+        // A block marked before the mark said when it held is still read.
+        let before = format!("{VERBATIM_OPEN}\nx\n{SEP_EARLIER}a\n{SEP_CURRENT_BEFORE}b\n{VERBATIM_CLOSE}");
+        let m = msgs(&serde_json::json!([{"role": "user", "text": before}]).to_string());
+        assert_eq!(carried(&m), vec!["a", "b"]);
     }
 
     #[test]

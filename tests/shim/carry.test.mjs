@@ -28,7 +28,7 @@ function block(text) {
   const pieces = body.split('\n--- user message ').slice(1)
   return {
     words: pieces.map((p) => p.slice(p.indexOf(' ---\n') + 5).trim()),
-    current: pieces.filter((p) => p.startsWith('(current request) ---')).length,
+    current: pieces.filter((p) => p.startsWith('(current request')).length,
   }
 }
 
