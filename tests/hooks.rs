@@ -873,7 +873,7 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
     // ref:26-29: env, env, id; the person's texts for the verbatim block, and
-    // the words an earlier process of the session carried (`verbatim.json`: the
+    // the words an earlier process of the session carried (`.verbatim.json`: the
     // first compaction of a process alone); then next starts, and ref:69-77 run
     // while the summarizer works: now, id, (is the name taken?), all the texts,
     // write; then next's result. (The reference writes before next; here the
@@ -2677,7 +2677,7 @@ fn three_terminal_compacts_carry_the_first_request_to_the_third() {
     let want: Vec<String> = [PLAN, "Start with users. P2", "Now orders. P3", "And the report. P4"].map(str::to_owned).to_vec();
     assert_eq!(block_words(&b3), (want.clone(), 0), "{b3}");
     // What the next process would carry on: the same words, on disk.
-    let on_disk: Vec<String> = serde_json::from_str(h.fake.text(&format!("{}/verbatim.json", dir())).unwrap()).unwrap();
+    let on_disk: Vec<String> = serde_json::from_str(h.fake.text(&format!("{}/.verbatim.json", dir())).unwrap()).unwrap();
     assert_eq!(on_disk, want);
 }
 
@@ -2707,7 +2707,7 @@ fn a_resumed_process_and_a_rebuilt_instance_carry_the_words_on() {
     // the file gone.
     let mut h = Harness::new();
     terminal_compact(&mut h, None, first, "sum-1");
-    h.fake.files.remove(&format!("{}/verbatim.json", dir()));
+    h.fake.files.remove(&format!("{}/.verbatim.json", dir()));
     h.core = Core::rebuilt(Options::default(), &h.carried, 100);
     let b2 = terminal_compact(&mut h, None, after_compaction(1, SUMMARY_TEXT, &["P2 after the rebuild"]), "sum-2");
     assert_eq!(block_words(&b2).0, vec![PLAN.to_owned(), "P2 after the rebuild".to_owned()]);

@@ -1,6 +1,6 @@
 //! What the hooks share: the host calls several of them make (the home folder,
 //! the clock, the session's `log.jsonl`, the debug log, the blocks kept in
-//! `pending-blocks.json` and the words in `verbatim.json`), and values written
+//! `pending-blocks.json` and the words in `.verbatim.json`), and values written
 //! as the reference writes them.
 
 use super::state::{Pending, Session};
@@ -168,13 +168,17 @@ pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Pending)> {
 
 /// Where the person's words the last compaction carried wait for the next one,
 /// for a resumed process (`Carried::verbatim`): the terminal's block is no
-/// message the next compaction could read it back from.
-const VERBATIM_FILE: &str = "verbatim.json";
+/// message the next compaction could read it back from. Hidden, one word a line:
+/// the history files beside it hold the same words, and the pointer's `rg`
+/// (which skips hidden files) should find each once, not a second time in a
+/// line of every word at once.
+const VERBATIM_FILE: &str = ".verbatim.json";
 
 /// Keeps the words the compaction carried (redacted). A failed write costs a
 /// resumed process those words (it reads the messages instead).
 pub(super) async fn keep_words(host: &Host, dir: &str, words: &[String]) {
-    keep(host, dir, VERBATIM_FILE, serde_json::to_string(words).unwrap_or_default()).await;
+    let lines: Vec<String> = words.iter().map(|w| json_str(w)).collect();
+    keep(host, dir, VERBATIM_FILE, format!("[\n{}\n]\n", lines.join(",\n"))).await;
 }
 
 /// The words the last compaction of this session carried: the session state's,

@@ -170,7 +170,7 @@ pub struct Carried {
     /// first, redacted), for the next one to carry on: its block may not be
     /// among the next compaction's messages (the terminal's is a context
     /// attachment). `None`: not known in this process, then looked for on disk
-    /// (`verbatim.json`), then in the messages. The conversation's.
+    /// (`.verbatim.json`), then in the messages. The conversation's.
     pub verbatim: Option<Vec<String>>,
 }
 
@@ -227,6 +227,7 @@ impl Carried {
             // conversation: kept, it is known when it comes, and moot then, since
             // the clear counts as a compaction (the context it was for is gone).
             queued: _,
+            // The process's count of what replaced the context: the clear is one more.
             compactions,
         } = self;
         *pending = fresh.pending;

@@ -65,7 +65,7 @@ test('headless: three /compacts with prompts between: every word carried once, o
   assert.deepEqual(block('the last request', text), { words: want[2], current: 0 });
   assert.equal(text.split(P[0]).length - 1, 1, 'the plan is in the last request more than once');
   // And what a resumed process would carry on: the same words, kept in the session's folder.
-  const kept = run.history.find((f) => f.rel === `${run.sessionId}/verbatim.json`);
+  const kept = run.history.find((f) => f.rel === `${run.sessionId}/.verbatim.json`);
   assert.deepEqual(JSON.parse(kept?.text ?? 'null'), want[2]);
   passed = true;
 });

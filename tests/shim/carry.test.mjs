@@ -57,8 +57,8 @@ test('a rebuilt instance carries the words on: a trap between two terminal /comp
   assert.equal(probe.traps.length, 1, 'the core trapped')
   assert.equal(probe.instances.length, instances + 1, 'rebuilt once')
   assert.deepEqual(JSON.parse(probe.inits.at(-1).carried).verbatim, [PLAN], 'the words were not in the carried state')
-  // verbatim.json is gone: what the rebuilt instance carries comes from its state.
-  host.files.delete(`${host.historyDir()}/verbatim.json`)
+  // .verbatim.json is gone: what the rebuilt instance carries comes from its state.
+  host.files.delete(`${host.historyDir()}/.verbatim.json`)
   await host.compact({ trigger: 'manual' })
   await host.prompt('P4')
   assert.deepEqual(block(host.modelSees()).words, [PLAN, 'P2: start with the users table', 'P3: and then the orders'])

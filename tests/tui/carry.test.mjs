@@ -64,7 +64,7 @@ test('terminal: /compact, a prompt, /exit, --resume, a prompt, /compact: the res
   await tui.exit('04-exit')
   const sid = tui.sessionId()
   if (!tui.check('the first process left a transcript', sid)) return tui.finish(t)
-  const kept = path.join(tui.historyDir(), 'verbatim.json')
+  const kept = path.join(tui.historyDir(), '.verbatim.json')
   tui.check('the words wait in the session\'s folder', fs.existsSync(kept) && fs.readFileSync(kept, 'utf8').includes('OSPREY-2231'))
 
   await tui.launch(['--resume', sid])
