@@ -20,7 +20,7 @@ const shimPath = path.join(mod, 'js', 'compact-plus.js')
 let shim = fs.readFileSync(shimPath, 'utf8')
 const compile = "compiled ??= $.wasm\n    .compile('../pkg/compact_plus_bg.wasm')"
 const ready = /function instantiate\(\) \{\n  if \(!core\.live\) \{\n    initSync\(\{ module: core\.module \}\)\n    init\(options, core\.carried, core\.lastId \+ 1\)\n    core\.live = true\n  \}\n\}/
-const logLine = "const io = hostOf($)"
+const logLine = "const io = hostOf($, next?.signal)"
 if (!shim.includes(compile) || !ready.test(shim) || !shim.includes(logLine)) {
   throw new Error('js/compact-plus.js changed shape: update the three wrappers in bench/host-compile.mjs')
 }

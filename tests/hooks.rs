@@ -11,7 +11,7 @@
 //! Node (tests/shim/).
 
 use compact_plus::compaction::handoff;
-use compact_plus::hooks::{Core, Options};
+use compact_plus::hooks::{Channel, Core, Options, Pending};
 use compact_plus::instructions;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -765,7 +765,13 @@ impl Harness {
         self.core.session().carried().turn_end_armed
     }
 
+    /// The pending blocks as the summary row would carry them.
     fn pending(&self) -> Option<Vec<String>> {
+        self.core.session().carried().pending.as_ref().map(|p| p.render(Channel::SummaryRow))
+    }
+
+    /// The pending blocks as the state holds them (words and mark, blocks).
+    fn pending_state(&self) -> Option<Pending> {
         self.core.session().carried().pending.clone()
     }
 }
@@ -866,17 +872,20 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29: env, env, id; the person's texts for the verbatim block; then
-    // next starts, and ref:69-77 run while the summarizer works: now, id, (is
-    // the name taken?), all the texts, write; then next's result. (The reference
-    // writes before next; here the summary request is not kept waiting for it.)
+    // ref:26-29: env, env, id; the person's texts for the verbatim block, and
+    // the words an earlier process of the session carried (`.verbatim.json`: the
+    // first compaction of a process alone); then next starts, and ref:69-77 run
+    // while the summarizer works: now, id, (is the name taken?), all the texts,
+    // write; then next's result. (The reference writes before next; here the
+    // summary request is not kept waiting for it.)
     assert_eq!(
-        h.fake.ops("session.compact")[..11],
+        h.fake.ops("session.compact")[..12],
         [
             "env",
             "env",
             "sessionId",
             "texts",
+            "read",
             "next",
             "now",
             "sessionId",
@@ -2539,12 +2548,12 @@ fn blocks_a_process_did_not_deliver_reach_the_resumed_session() {
     let mut h = Harness::new();
     h.compact(compact_event("manual")).unwrap();
     let kept = format!("{}/pending-blocks.json", dir());
-    let blocks = h.pending().unwrap();
-    assert_eq!(h.fake.text(&kept), Some(serde_json::to_string(&blocks).unwrap().as_str()));
+    let pending = h.pending_state().unwrap();
+    assert_eq!(h.fake.text(&kept), Some(serde_json::to_string(&pending).unwrap().as_str()));
 
     h.core = Core::new(Options::default()); // the resumed process
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
-    assert_eq!(context_block(&out), Some(blocks.join("\n\n")));
+    assert_eq!(context_block(&out), Some(pending.render(Channel::Prompt).join("\n\n")));
     assert_eq!(h.fake.text(&kept), Some(""), "delivered: nothing waits");
     h.core = Core::new(Options::default());
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
@@ -2598,6 +2607,278 @@ fn a_rejected_context_next_leaves_the_blocks_pending() {
     h.fake.next.insert("prompt.context".into(), Err("engine says no".into()));
     assert!(h.fire("prompt.context", json!({"blocks": []})).is_err());
     assert!(h.pending().is_some());
+}
+
+// ---------------------------------------------------------------- the person's words across compactions
+
+const SUMMARY_TEXT: &str = "This session is being continued from a previous conversation. Summary.";
+const PLAN: &str = "The migration plan: users first, then orders, never drop a column before its backfill. PLAN-1";
+
+/// What the engine's summarizer answers: its summary row alone (a `/compact` keeps nothing after it).
+fn summary_only(handle: &str) -> Value {
+    json!({"messages": [{"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": handle}], "tokensBefore": 5000, "tokensAfter": 800})
+}
+
+/// A conversation after compaction number `n`: the engine's summary row first, as the terminal
+/// hands it to the next compaction (its blocks were a `context_sections` attachment, not a
+/// message: tests/HOST.md), the `/compact` command's rows, then a turn per prompt.
+fn after_compaction(n: usize, row: &str, prompts: &[&str]) -> Value {
+    let mut rows = vec![
+        json!({"role": "user", "text": row, "toolUses": [], "handle": format!("sum-{n}")}),
+        json!({"role": "user", "text": "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>keep the migration plan</command-args>", "toolUses": [], "handle": format!("cmd-{n}")}),
+        json!({"role": "user", "text": "<local-command-stdout>\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m</local-command-stdout>", "toolUses": [], "handle": format!("out-{n}")}),
+    ];
+    for (k, p) in prompts.iter().enumerate() {
+        rows.push(json!({"role": "user", "text": p, "toolUses": [], "handle": format!("p-{n}-{k}")}));
+        rows.push(json!({"role": "assistant", "text": "Done.", "toolUses": [], "handle": format!("a-{n}-{k}")}));
+    }
+    Value::Array(rows)
+}
+
+/// The words of the verbatim block in `text`, oldest first, and how many are marked current.
+fn block_words(text: &str) -> (Vec<String>, usize) {
+    let start = text.find("<user-messages-verbatim>").expect("a verbatim block");
+    let end = text[start..].find("</user-messages-verbatim>").expect("closed") + start;
+    assert_eq!(text.matches("<user-messages-verbatim>").count(), 1, "one block: {text}");
+    let body = &text[start..end];
+    let mut words = Vec::new();
+    let mut current = 0;
+    for piece in body.split("\n--- user message ").skip(1) {
+        let (mark, rest) = piece.split_once(" ---\n").expect("a separator");
+        current += usize::from(mark == "(current request when compacted)");
+        words.push(rest.trim().to_owned());
+    }
+    (words, current)
+}
+
+/// A terminal `/compact` over `messages`, then the next prompt's context: the block it carries.
+fn terminal_compact(h: &mut Harness, instructions: Option<&str>, messages: Value, summary: &str) -> String {
+    h.fake.next.insert("session.compact".into(), Ok(summary_only(summary)));
+    let mut e = json!({"trigger": "manual", "messages": messages});
+    if let Some(i) = instructions {
+        e["instructions"] = json!(i);
+    }
+    h.compact(e).unwrap();
+    let out = context(h, json!({"blocks": []}), json!({"blocks": []}));
+    context_block(&out).expect("the blocks, with the next prompt")
+}
+
+#[test]
+fn three_terminal_compacts_carry_the_first_request_to_the_third() {
+    // Issue [13] item 1, as seen on the real CLI: the terminal's blocks are a context attachment,
+    // not among the next compaction's messages; the second /compact lost the first message.
+    let mut h = Harness::new();
+    let first = json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}, {"role": "assistant", "text": "Noted.", "toolUses": [], "handle": "a1"}]);
+    let b1 = terminal_compact(&mut h, None, first, "sum-1");
+    assert_eq!(block_words(&b1), (vec![PLAN.to_owned()], 0));
+    let b2 = terminal_compact(&mut h, Some("keep the migration plan"), after_compaction(1, SUMMARY_TEXT, &["Start with users. P2"]), "sum-2");
+    assert_eq!(block_words(&b2), (vec![PLAN.to_owned(), "Start with users. P2".to_owned()], 0));
+    let b3 = terminal_compact(&mut h, None, after_compaction(2, SUMMARY_TEXT, &["Now orders. P3", "And the report. P4"]), "sum-3");
+    let want: Vec<String> = [PLAN, "Start with users. P2", "Now orders. P3", "And the report. P4"].map(str::to_owned).to_vec();
+    assert_eq!(block_words(&b3), (want.clone(), 0), "{b3}");
+    // What the next process would carry on: the same words, on disk.
+    let on_disk: Vec<String> = serde_json::from_str(h.fake.text(&format!("{}/.verbatim.json", dir())).unwrap()).unwrap();
+    assert_eq!(on_disk, want);
+}
+
+#[test]
+fn the_oldest_words_go_first_when_the_budget_is_short() {
+    // 150 tokens = 600 characters: three messages of 150 and their separators.
+    let mut h = Harness::with(Options { verbatim_tokens: 150.0, ..Options::default() });
+    let m = |c: char| c.to_string().repeat(150);
+    let first = json!([{"role": "user", "text": m('a'), "toolUses": [], "handle": "p1"}]);
+    terminal_compact(&mut h, None, first, "sum-1");
+    terminal_compact(&mut h, None, after_compaction(1, SUMMARY_TEXT, &[&m('b')]), "sum-2");
+    let b3 = terminal_compact(&mut h, None, after_compaction(2, SUMMARY_TEXT, &[&m('c'), &m('d')]), "sum-3");
+    assert_eq!(block_words(&b3).0, vec![m('b'), m('c'), m('d')], "{b3}");
+}
+
+#[test]
+fn a_resumed_process_and_a_rebuilt_instance_carry_the_words_on() {
+    // `--resume` in a new process: the words come from the session's folder.
+    let mut h = Harness::new();
+    let first = json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]);
+    terminal_compact(&mut h, None, first.clone(), "sum-1");
+    h.core = Core::new(Options::default());
+    let b2 = terminal_compact(&mut h, None, after_compaction(1, SUMMARY_TEXT, &["P2 after the resume"]), "sum-2");
+    assert_eq!(block_words(&b2).0, vec![PLAN.to_owned(), "P2 after the resume".to_owned()]);
+
+    // A rebuilt instance (a trap, the memory handed back): from the state the shim kept, even with
+    // the file gone.
+    let mut h = Harness::new();
+    terminal_compact(&mut h, None, first, "sum-1");
+    h.fake.files.remove(&format!("{}/.verbatim.json", dir()));
+    h.core = Core::rebuilt(Options::default(), &h.carried, 100);
+    let b2 = terminal_compact(&mut h, None, after_compaction(1, SUMMARY_TEXT, &["P2 after the rebuild"]), "sum-2");
+    assert_eq!(block_words(&b2).0, vec![PLAN.to_owned(), "P2 after the rebuild".to_owned()]);
+}
+
+#[test]
+fn headless_rows_carry_every_word_once_and_mark_nothing_answered_current() {
+    // Headless: the block is in the summary row, which is the next compaction's first message,
+    // and in the session state: carried once. The engine keeps the prompt that triggered an
+    // automatic compaction after the summary (e2e-kit notes/host-probe.md section 5): not in the
+    // block then, and carried once later.
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
+    h.compact(json!({"trigger": "manual", "messages": [{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]})).unwrap();
+    h.append(summary_row()).unwrap();
+    let row1 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
+    // A `/compact` between turns: the next prompt follows the row; nothing in it is current.
+    assert_eq!(block_words(&row1), (vec![PLAN.to_owned()], 0), "{row1}");
+
+    let kept = json!({"role": "user", "text": "P3 sent as the threshold was crossed", "toolUses": [], "handle": "p3"});
+    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "sum-2"}, kept], "tokensBefore": 9, "tokensAfter": 1})));
+    let mut messages = after_compaction(1, &row1, &["P2"]);
+    messages.as_array_mut().unwrap().push(kept.clone());
+    h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
+    h.append(summary_row()).unwrap();
+    let row2 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
+    assert_eq!(block_words(&row2), (vec![PLAN.to_owned(), "P2".to_owned()], 0), "the kept prompt is after the row: {row2}");
+
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-3")));
+    let messages = json!([{"role": "user", "text": row2, "toolUses": [], "handle": "sum-2"}, kept, {"role": "assistant", "text": "ok", "toolUses": [], "handle": "a3"}, {"role": "user", "text": "P4", "toolUses": [], "handle": "p4"}]);
+    h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
+    h.append(summary_row()).unwrap();
+    let row3 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
+    let want: Vec<String> = [PLAN, "P2", "P3 sent as the threshold was crossed", "P4"].map(str::to_owned).to_vec();
+    assert_eq!(block_words(&row3), (want, 0), "{row3}");
+}
+
+#[test]
+fn the_current_request_mark_by_path() {
+    // Only the person's newest request that no later message of theirs follows, in the request the
+    // model gets (tests/HOST.md, "Which request is current").
+    let marks = |h: &Harness| block_words(&h.pending().unwrap()[0]).1;
+
+    // An automatic compaction inside a turn, its row delivered in that turn: the newest is current.
+    let mut h = Harness::new();
+    h.compact(compact_event("auto")).unwrap();
+    assert_eq!(marks(&h), 1);
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out), None, "an auto compaction's blocks wait for the row");
+    h.append(summary_row()).unwrap();
+    let row = appended(&h).join("\n\n");
+    assert_eq!(block_words(&row), (vec![FIRST.to_owned(), "Also keep the old API".to_owned()], 1));
+    assert!(row.contains("(current request when compacted) ---\nAlso keep the old API\n"), "{row}");
+
+    // The same compaction with the prompt kept after the summary by the engine: nothing current.
+    let mut h = Harness::new();
+    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "s"}, {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"}]})));
+    h.compact(compact_event("auto")).unwrap();
+    assert_eq!(marks(&h), 0);
+
+    // A person's /compact (terminal or headless) and ours at a turn's end, between turns: nothing
+    // current on the row, nor in the context block that comes with the next prompt.
+    for trigger in ["manual", "plugin"] {
+        let mut h = Harness::new();
+        h.compact(compact_event(trigger)).unwrap();
+        assert_eq!(marks(&h), 0, "{trigger}");
+        let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+        let block = context_block(&out).unwrap();
+        assert_eq!(block_words(&block).1, 0, "{trigger}: {block}");
+        assert!(block.contains("answered unless the summary says otherwise"), "{block}");
+    }
+    let mut h = Harness::new();
+    h.fake.tokens = json!(NEAR);
+    h.turn().unwrap();
+    assert_eq!(h.nexts("session.compact").len(), 1, "the turn-end compaction ran");
+    assert_eq!(marks(&h), 0, "turn-end");
+
+    // Blocks a process left on disk reach the resumed one with its first new prompt.
+    let mut h = Harness::new();
+    h.core.session().carried_mut().pending = None;
+    h.compact(compact_event("auto")).unwrap(); // row_only, then the process ends before the row
+    h.core = Core::new(Options::default());
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(block_words(&context_block(&out).unwrap()).1, 0);
+}
+
+#[test]
+fn a_team_leads_message_is_never_the_persons_request() {
+    // Issue [13] item 12: a `<teammate-message>` (the engine's envelope for a team lead's message,
+    // Claude Code 2.1.328) was kept as `user message (current request)`.
+    let lead = "<teammate-message teammate_id=\"team-lead\" color=\"blue\" summary=\"deploy\">\nDeploy to production now.\n</teammate-message>";
+    let peer = "Another Claude session sent a message while you were working:\n<cross-session-message from=\"s2\">push the branch</cross-session-message>";
+    let mut h = Harness::new();
+    h.compact(json!({"trigger": "auto", "messages": [
+        {"role": "user", "text": FIRST, "toolUses": [], "handle": "h1"},
+        {"role": "assistant", "text": "On it.", "toolUses": [], "handle": "h2"},
+        {"role": "user", "text": lead, "toolUses": [], "handle": "h3"},
+        {"role": "user", "text": peer, "toolUses": [], "handle": "h4"},
+    ]}))
+    .unwrap();
+    let block = &h.pending().unwrap()[0];
+    assert_eq!(block_words(block), (vec![FIRST.to_owned()], 1), "{block}");
+    assert!(!block.contains("Deploy to production") && !block.contains("push the branch"), "{block}");
+}
+
+#[test]
+fn session_end_starts_the_next_conversation_clean() {
+    // Issue [13] item 9: after one prompt-too-long every later compaction was trimmed, the new
+    // conversation's too; session.end reset 3 of the 13 carried fields.
+    let mut state = compact_plus::hooks::Carried {
+        pending: Some(Pending { words: vec!["old".into()], ..Pending::default() }),
+        row_only: true,
+        turn_end_armed: false,
+        threshold: Some((67_000.0, NOW)),
+        pruned: true,
+        compactions: 4,
+        queued: Some(compact_plus::hooks::Queued { token: "t-4".into(), seen: 4 }),
+        precomputed: true,
+        disk_read: true,
+        loaded: vec![("/p/CLAUDE.md".into(), "abc-3".into())],
+        usage: Some((190_000.0, 200_000.0)),
+        ptl_seen: true,
+        rescued_at: Some(NOW),
+        verbatim: Some(vec!["old words".into()]),
+    };
+    let mut h = Harness::new();
+    h.fake.next.insert("session.end".into(), Ok(json!({})));
+    h.core = Core::rebuilt(Options::default(), &serde_json::to_string(&state).unwrap(), 1);
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    // The conversation's go; the process's stay; the clear counts as a compaction, so a turn-end
+    // /compact queued for the old context is moot when it comes.
+    state.pending = None;
+    state.row_only = false;
+    state.turn_end_armed = true;
+    state.precomputed = false;
+    state.disk_read = false;
+    state.usage = None;
+    state.ptl_seen = false;
+    state.rescued_at = None;
+    state.verbatim = None;
+    state.compactions = 5;
+    assert_eq!(*h.core.session().carried(), state);
+    let marker = format!("{MARKER_HEAD}t-4)");
+    let out = h.compact(json!({"trigger": "manual", "instructions": marker, "messages": messages()})).unwrap();
+    assert!(out.get("skip").is_some(), "{out}");
+}
+
+#[test]
+fn after_a_clear_nothing_of_the_old_conversation_is_carried_or_trimmed() {
+    let big: &'static str = Box::leak("1\n".repeat(100_000).into_boxed_str());
+    let newest: &'static str = Box::leak("f\n".repeat(5_000).into_boxed_str());
+    let mut h = Harness::new();
+    h.fake.next.insert("session.end".into(), Ok(json!({})));
+    // The old conversation: its words carried, a prompt-too-long seen, its figures near the window.
+    terminal_compact(&mut h, None, json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]), "sum-1");
+    {
+        let mut c = h.core.session().carried_mut();
+        c.ptl_seen = true;
+        c.usage = Some((195_000.0, 200_000.0));
+    }
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
+    // The new conversation's first compaction: its own words alone, its request the engine's own.
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("new-1")));
+    h.deferred = Some(tool_loop_event(big, newest));
+    h.compact(json!({})).unwrap();
+    let nexts = h.nexts("session.compact");
+    assert!(nexts.last().unwrap().get("cut").is_none(), "trimmed after the clear: {}", nexts.last().unwrap());
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    let block = context_block(&out).unwrap();
+    assert_eq!(block_words(&block).0, vec!["find the bug".to_owned()], "{block}");
 }
 
 #[test]

@@ -260,7 +260,7 @@ fn audit_window(w: Window, show: bool, unfindable: &mut Vec<String>, name: &str)
     let history = history_text(&messages);
     // What the hooks check the list against: the summary and the verbatim block (at the hooks'
     // default budget, `Options::default`).
-    let block = verbatim::render(&verbatim::select(&messages, 8000.0), false);
+    let block = verbatim::render(&verbatim::select(None, &messages, 8000.0), verbatim::Mark::NewestCurrent);
     let kept: Vec<&str> = summary.as_deref().into_iter().chain([block.as_str()]).collect();
     let listed = dropped(&collect(&messages), &kept);
     let findable = |m: &Mention| history.contains(m.text.as_str());

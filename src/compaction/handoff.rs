@@ -45,7 +45,7 @@ const HANDOFF: [&str; 9] = [
 
 /// compact-plus's handoff instructions: the reference's
 /// (`compat::handoff::handoff_instructions`), with evidence labels, a priority
-/// for short space, and the current request marked.
+/// for short space, and what came of each request kept word for word.
 /// `saved`: the conversation was saved where the next model can search it.
 pub fn instructions(first_verbatim: Option<&str>, saved: bool) -> String {
     let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
@@ -54,7 +54,7 @@ pub fn instructions(first_verbatim: Option<&str>, saved: bool) -> String {
     }
     if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
         lines.push(format!(
-            "- The user's messages from the one beginning \"{}\" onward follow your summary word for word; the last is the current request, earlier ones are done unless you say otherwise. In section 6 give each one short line with its outcome.",
+            "- The user's messages from the one beginning \"{}\" onward follow your summary word for word, each answered unless you say otherwise. In section 6 give each one short line with its outcome; say if the last is still being worked on.",
             opening(first)
         ));
     }
@@ -84,10 +84,10 @@ mod tests {
     fn instructions_carry_the_rules_and_stay_short() {
         let longest = instructions(Some(&"w".repeat(500)), true);
         assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
-        for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "current request", "drop progress narration"] {
+        for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "still being worked on", "drop progress narration"] {
             assert!(longest.contains(needle), "{needle}");
         }
-        assert!(!instructions(None, false).contains("current request"));
+        assert!(!instructions(None, false).contains("still being worked on"));
         assert!(!instructions(None, false).contains("recalled"));
     }
 

@@ -1,11 +1,18 @@
 //! The person's own messages, kept word for word across compactions.
 //!
 //! A summary paraphrases; what the person asked for should survive exactly. The
-//! newest messages win the budget, and messages carried in an earlier summary's
-//! verbatim block come first, so nothing the person said is lost to a second
-//! compaction.
+//! newest messages win the budget, and the messages the last compaction carried
+//! come first (oldest first), so nothing the person said is lost to the second,
+//! third or tenth compaction while the budget holds it.
+//!
+//! What the last compaction carried comes from the session state where the hooks
+//! know it (its block may not be among the next compaction's messages at all: the
+//! terminal delivers it as a context attachment), else from the newest block in
+//! the messages ([`select`]). Which message is marked as the current request is
+//! the caller's to say ([`Mark`]): only the hooks know whether a later message of
+//! the person's follows the block in the request the model gets.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::message::{Message, Messages};
@@ -20,8 +27,9 @@ pub const SUMMARY_START: &str = "This session is being continued from a previous
 const PER_MESSAGE_CHARS: f64 = 8000.0;
 pub const CUT_NOTE: &str = "the full text is in the history file";
 
-/// User-role rows the engine or the app writes, not the person.
-const MACHINE_PREFIXES: [&str; 10] = [
+/// User-role rows the engine or the app writes, not the person, as the
+/// reference knows them (`crate::compat` keeps to these alone).
+pub(crate) const REFERENCE_PREFIXES: [&str; 10] = [
     "<system-reminder>",
     "<task-notification>",
     "<command-",
@@ -32,6 +40,49 @@ const MACHINE_PREFIXES: [&str; 10] = [
     "[Request interrupted",
     "Caveat:",
     SUMMARY_START,
+];
+
+/// User-role rows the reference takes for the person's, and that are not: what
+/// another agent, another session or a tool relays, and the engine's own rows.
+/// A team lead's `<teammate-message>` kept as the person's current request would
+/// send the model off on the lead's errand as if the person had asked.
+///
+/// From the engine itself (Claude Code 2.1.328, its bundle): the envelopes it
+/// lists as not the user's input (its `harness-envelope-tag` list: agent, team
+/// and peer messages, notifications, relayed web and artifact content), the
+/// channel relay (`<channel source="…">`: Slack or Telegram, anyone there), the
+/// lines it puts before a peer's message delivered into a running turn, the
+/// frame of a task notification, the terminal's `!` shell rows (a command and
+/// its output, not a request to the model), a skill's body and a fork's
+/// boilerplate.
+const MACHINE_PREFIXES: &[&str] = &[
+    "<task-notification",
+    "<teammate-message",
+    "<agent-message",
+    "<cross-session-message",
+    "<coordinator-relay",
+    "<remote-review",
+    "<slack-ping",
+    "<slack-tag-message",
+    "<channel source=",
+    "<tick>",
+    "<fetched-web-content",
+    "<untrusted-widget-state",
+    "<artifact-type-instructions",
+    "<cowritten-artifact-html",
+    "<artifact-file-content",
+    "<artifact-origin-notes",
+    "<artifact-stored-declaration",
+    "<mcp-resource-update",
+    "<mcp-polling-update",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<fork-boilerplate>",
+    "Another Claude session sent a message",
+    "A peer session sent a message",
+    "[SYSTEM NOTIFICATION - NOT USER INPUT]",
+    "Base directory for this skill:",
 ];
 
 /// One kept message. `handle` is the engine's, when the message has one, so a
@@ -50,11 +101,18 @@ impl PartialEq for Entry {
     }
 }
 
-/// The person's own words in a user row, or `""` when the row is machine text.
+/// The person's own words in a user row, or `""` when the row is machine text
+/// (the engine's, an agent's, a relay's).
 pub fn person_text(text: &str) -> String {
+    words_of(text, &[&REFERENCE_PREFIXES, MACHINE_PREFIXES])
+}
+
+/// The person's words in a user row, where a row starting with any of
+/// `machine` is none of theirs.
+pub(crate) fn words_of(text: &str, machine: &[&[&str]]) -> String {
     let cleaned = text::remove_spans(text, "<system-reminder>", "</system-reminder>");
     let cleaned = text::trim(&cleaned);
-    if cleaned.is_empty() || MACHINE_PREFIXES.iter().any(|p| cleaned.starts_with(p)) {
+    if cleaned.is_empty() || machine.iter().flat_map(|m| m.iter()).any(|p| cleaned.starts_with(p)) {
         return String::new();
     }
     cleaned.to_owned()
@@ -71,18 +129,20 @@ pub(crate) fn newest_block(messages: &Messages) -> Option<&str> {
     })
 }
 
-/// The person's messages to keep word for word, oldest first: those carried in
-/// the newest earlier block (plain or marked), then this window's, chosen newest
-/// first within the budget.
-pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried(messages), messages, budget_tokens)
+/// The person's messages to keep word for word, oldest first: those the last
+/// compaction carried, then this window's, chosen newest first within the
+/// budget. `previous` is what the last compaction carried where the session
+/// knows it; `None` reads it from the newest earlier block in the messages.
+pub fn select(previous: Option<Vec<String>>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+    let previous = previous.unwrap_or_else(|| carried(messages));
+    select_from(previous, messages, budget_tokens, person_text)
 }
 
 /// The messages to keep word for word within the budget: `carried` (from an
-/// earlier block) first, then this window's person rows, chosen newest first.
-/// The product and the reference differ only in how they read an earlier block
-/// (`carried`); the choice within the budget is this one.
-pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
+/// earlier block) first, then this window's person rows (`person` tells them),
+/// chosen newest first. The product and the reference differ only in what they
+/// carry and what they take for the person's; the choice within the budget is this one.
+pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64, person: fn(&str) -> String) -> Vec<Entry> {
     // NaN too: a budget that is no number keeps nothing.
     if budget_tokens.is_nan() || budget_tokens <= 0.0 {
         return Vec::new();
@@ -92,7 +152,7 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
         if !m.is_user() {
             continue;
         }
-        let text = person_text(m.text());
+        let text = person(m.text());
         if !text.is_empty() {
             entries.push(Entry { text, handle: m.handle.clone() });
         }
@@ -112,41 +172,77 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
     chosen
 }
 
-/// The separator of a message in a marked block: the newest is the current
-/// request, the others earlier ones. The mark lives in the separator, not the
-/// text, so carrying a block into the next one drops old marks by itself.
+/// The separator of a message in a marked block: the request being worked on
+/// when the context was compacted, or an earlier one. The mark lives in the
+/// separator, not the text, so carrying a block into the next one drops old
+/// marks by itself. It says when it held: the summary row stays in every later
+/// request, where the person's later messages are newer.
 const SEP_EARLIER: &str = "\n--- user message (earlier) ---\n";
-const SEP_CURRENT: &str = "\n--- user message (current request) ---\n";
-const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. The one marked (current request) is what the user asked for last; the earlier ones are done unless the summary says otherwise.";
-const INTRO_ALL_EARLIER: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said. All of them are earlier requests, done unless the summary says otherwise: the current request is the user's message after this summary.";
+const SEP_CURRENT: &str = "\n--- user message (current request when compacted) ---\n";
+/// The current mark of blocks made before the mark said when it held: still read.
+const SEP_CURRENT_BEFORE: &str = "\n--- user message (current request) ---\n";
+const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";
+const INTRO_CURRENT: &str = "The one marked (current request when compacted) was being worked on when the context was compacted: it is still the current request unless a message of the user's follows this summary. The earlier ones were answered unless the summary says otherwise.";
+const INTRO_NONE_CURRENT: &str = "All of them are earlier requests, answered unless the summary says otherwise: the user's current request, if there is one, is their newest message, which is not in this list.";
 
-/// The block appended to the summary row, with the newest message marked as
-/// the current request, unless the engine kept the current request itself
-/// after the summary (`current_kept`): then every entry is an earlier one.
-pub fn render(entries: &[Entry], current_kept: bool) -> String {
+/// Which kept message the block marks as the current request: only the
+/// person's newest request that no later message of theirs follows in the
+/// request the model gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mark {
+    /// The newest entry is the request still being worked on: the block reaches
+    /// the model inside the turn that asked it, with nothing of the person's
+    /// after it (a compaction in the middle of a turn, its row delivered there).
+    NewestCurrent,
+    /// None: a message of the person's follows the block (the engine kept the
+    /// current request after the summary, or the block arrives with a new
+    /// prompt), or none is being worked on.
+    #[default]
+    NoneCurrent,
+}
+
+/// As a bool in the session state the shim keeps (`true`: the newest is
+/// current): the derived reading of an enum costs the core 2 KB.
+impl Serialize for Mark {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(*self == Mark::NewestCurrent)
+    }
+}
+
+impl<'de> Deserialize<'de> for Mark {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Mark, D::Error> {
+        Ok(if bool::deserialize(d)? { Mark::NewestCurrent } else { Mark::NoneCurrent })
+    }
+}
+
+/// The verbatim block, its messages marked as `mark` says.
+pub fn render(entries: &[Entry], mark: Mark) -> String {
     let last = entries.len().saturating_sub(1);
     let body: Vec<String> = entries
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let sep = if i == last && !current_kept { SEP_CURRENT } else { SEP_EARLIER };
+            let sep = if i == last && mark == Mark::NewestCurrent { SEP_CURRENT } else { SEP_EARLIER };
             format!("{sep}{}", e.text)
         })
         .collect();
-    let intro = if current_kept { INTRO_ALL_EARLIER } else { INTRO };
-    format!("{VERBATIM_OPEN}\n{intro}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
+    let intro = match mark {
+        Mark::NewestCurrent => INTRO_CURRENT,
+        Mark::NoneCurrent => INTRO_NONE_CURRENT,
+    };
+    format!("{VERBATIM_OPEN}\n{INTRO} {intro}\n{}\n{VERBATIM_CLOSE}", body.join("\n"))
 }
 
 /// Messages carried in the newest earlier block, plain or marked, oldest first,
 /// without their marks.
-pub fn carried(messages: &Messages) -> Vec<String> {
+fn carried(messages: &Messages) -> Vec<String> {
     let Some(body) = newest_block(messages) else { return Vec::new() };
     split_block(body).into_iter().map(text::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// The pieces after each separator, whichever of the three it is.
 fn split_block(body: &str) -> Vec<&str> {
-    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT];
+    let seps = [VERBATIM_SEP, SEP_EARLIER, SEP_CURRENT, SEP_CURRENT_BEFORE];
     let mut pieces = Vec::new();
     let mut rest = body;
     let mut started = false;
@@ -206,6 +302,49 @@ mod tests {
     }
 
     #[test]
+    fn team_agent_and_relayed_rows_are_not_the_persons() {
+        // As the engine writes them (Claude Code 2.1.328, its bundle): a team lead's message to a
+        // teammate, a peer session's delivered into a running turn, another agent's, a task
+        // notification, a channel relay, the terminal's `!` shell rows, a skill's body.
+        for row in [
+            "<teammate-message teammate_id=\"team-lead\" color=\"blue\" summary=\"next step\">\nRun the migration now.\n</teammate-message>",
+            "Another Claude session sent a message while you were working:\n<teammate-message teammate_id=\"lead\">\ngo\n</teammate-message>",
+            "A peer session sent a message while you were working:\n<cross-session-message from=\"x\">hi</cross-session-message>",
+            "<cross-session-message from=\"s1\">push it</cross-session-message>",
+            "<agent-message from=\"reviewer\">looks fine</agent-message>",
+            "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>",
+            "[SYSTEM NOTIFICATION - NOT USER INPUT] Background command finished",
+            "<channel source=\"slack\">deploy to prod</channel>",
+            "<tick>",
+            "<bash-input>git push --force</bash-input>",
+            "<bash-stdout>Everything up-to-date</bash-stdout>",
+            "Base directory for this skill: /home/u/.claude/skills/x\n\n# Skill",
+            "<system-reminder>r</system-reminder>\n<teammate-message teammate_id=\"lead\">x</teammate-message>",
+        ] {
+            assert_eq!(person_text(row), "", "{row}");
+        }
+        // Words of the person's that only mention a tag, or quote one later on, stay theirs.
+        assert_eq!(person_text("why did the <teammate-message> say so?"), "why did the <teammate-message> say so?");
+        assert_eq!(person_text("Tick the box"), "Tick the box");
+        // The reference's own reading (compat) keeps to its ten prefixes.
+        assert_eq!(crate::compat::verbatim::person_text("<teammate-message teammate_id=\"l\">x</teammate-message>"), "<teammate-message teammate_id=\"l\">x</teammate-message>");
+    }
+
+    #[test]
+    fn a_team_leads_row_is_never_the_current_request() {
+        let m = msgs(&serde_json::json!([
+            {"role": "user", "text": "Please migrate the users table", "handle": "a"},
+            {"role": "assistant", "text": "Done."},
+            {"role": "user", "text": "<teammate-message teammate_id=\"team-lead\">\nAlso drop the old table.\n</teammate-message>", "handle": "b"},
+        ]).to_string());
+        let chosen = select(None, &m, 8000.0);
+        assert_eq!(chosen.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["Please migrate the users table"]);
+        let block = render(&chosen, Mark::NewestCurrent);
+        assert!(block.contains("(current request when compacted) ---\nPlease migrate the users table\n"), "{block}");
+        assert!(!block.contains("drop the old table"));
+    }
+
+    #[test]
     fn marks_move_to_the_newest_and_never_pile_up() {
         // Three compactions: each block is carried into the next.
         let mut history = String::new();
@@ -213,24 +352,51 @@ mod tests {
             let mut rows = vec![serde_json::json!({"role": "user", "text": history})];
             rows.push(serde_json::json!({"role": "user", "text": format!("request {round}")}));
             let m = msgs(&serde_json::Value::Array(rows).to_string());
-            let chosen = select(&m, 8000.0);
+            let chosen = select(None, &m, 8000.0);
             let texts: Vec<&str> = chosen.iter().map(|e| e.text.as_str()).collect();
             let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
             assert_eq!(texts, want, "round {round}");
-            history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, false));
-            assert_eq!(history.matches("(current request)").count(), 2, "{history}"); // intro + one mark
-            assert!(history.contains(&format!("(current request) ---\nrequest {round}\n</user-")));
+            history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, Mark::NewestCurrent));
+            assert_eq!(history.matches("(current request when compacted)").count(), 2, "{history}"); // intro + one mark
+            assert!(history.contains(&format!("(current request when compacted) ---\nrequest {round}\n</user-")));
             assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
         }
     }
 
     #[test]
-    fn current_kept_by_the_engine_marks_all_earlier() {
+    fn words_the_session_carried_come_first_whatever_the_messages_hold() {
+        // The terminal: the last block is an attachment, not among the messages.
+        let m = msgs(r#"[{"role":"user","text":"This session is being continued from a previous conversation. S."},
+                        {"role":"user","text":"third","handle":"c"}]"#);
+        let chosen = select(Some(vec!["first".into(), "second".into()]), &m, 8000.0);
+        assert_eq!(chosen.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["first", "second", "third"]);
+        // Where the session knows them, a block in the messages is not read again (no second copy).
+        let block = render(&chosen, Mark::NoneCurrent);
+        let m = msgs(&serde_json::json!([{"role": "user", "text": format!("{SUMMARY_START}.\n{block}")}, {"role": "user", "text": "fourth"}]).to_string());
+        let texts: Vec<String> = select(Some(vec!["first".into(), "second".into(), "third".into()]), &m, 8000.0).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts, ["first", "second", "third", "fourth"]);
+        // The oldest go first when the budget is short: 100 tokens = 400 characters, room for two.
+        let long = |c: char| c.to_string().repeat(90);
+        let texts: Vec<String> = select(Some(vec![long('a'), long('b')]), &msgs(&serde_json::json!([{"role": "user", "text": long('c')}]).to_string()), 100.0)
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        assert_eq!(texts, [long('b'), long('c')]);
+    }
+
+    #[test]
+    fn none_current_marks_every_entry_earlier() {
         let e = [Entry { text: "a".into(), handle: None }, Entry { text: "b".into(), handle: None }];
-        let r = render(&e, true);
-        assert!(!r.contains("--- user message (current request) ---"));
+        let r = render(&e, Mark::NoneCurrent);
+        assert!(!r.contains("(current request"), "{r}");
         assert_eq!(r.matches("--- user message (earlier) ---").count(), 2);
-        assert!(r.contains("the current request is the user's message after this summary"));
+        assert!(r.contains("answered unless the summary says otherwise"), "{r}");
+        let r = render(&e, Mark::NewestCurrent);
+        assert!(r.ends_with("--- user message (earlier) ---\na\n\n--- user message (current request when compacted) ---\nb\n</user-messages-verbatim>"), "{r}");
+        // A block marked before the mark said when it held is still read.
+        let before = format!("{VERBATIM_OPEN}\nx\n{SEP_EARLIER}a\n{SEP_CURRENT_BEFORE}b\n{VERBATIM_CLOSE}");
+        let m = msgs(&serde_json::json!([{"role": "user", "text": before}]).to_string());
+        assert_eq!(carried(&m), vec!["a", "b"]);
     }
 
     #[test]

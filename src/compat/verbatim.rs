@@ -3,12 +3,18 @@
 //! blocks (an earlier summary's) and writes its own, marked
 //! ([`crate::compaction::verbatim`]); the choice within the budget is shared.
 
-use crate::compaction::verbatim::{newest_block, select_from, VERBATIM_SEP};
+use crate::compaction::verbatim::{newest_block, select_from, words_of, REFERENCE_PREFIXES, VERBATIM_SEP};
 use crate::message::Messages;
 use crate::text;
 
 // The reference's, which the product uses as they are.
-pub use crate::compaction::verbatim::{person_text, Entry, CHARS_PER_TOKEN, CUT_NOTE, VERBATIM_CLOSE, VERBATIM_OPEN};
+pub use crate::compaction::verbatim::{Entry, CHARS_PER_TOKEN, CUT_NOTE, VERBATIM_CLOSE, VERBATIM_OPEN};
+
+/// The person's own words in a user row, or `""` for the machine rows the
+/// reference knows (the product knows more: `compaction::verbatim::person_text`).
+pub fn person_text(text: &str) -> String {
+    words_of(text, &[&REFERENCE_PREFIXES])
+}
 
 const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";
 
@@ -21,7 +27,7 @@ pub fn carried_messages(messages: &Messages) -> Vec<String> {
 /// The person's messages to keep word for word, oldest first: those carried from
 /// earlier summaries, then this window's, chosen newest first within the budget.
 pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried_messages(messages), messages, budget_tokens)
+    select_from(carried_messages(messages), messages, budget_tokens, person_text)
 }
 
 /// The block appended to the summary row.

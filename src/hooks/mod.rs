@@ -33,7 +33,7 @@ mod state;
 mod turn_end;
 
 pub use protocol::{Call, Done, Host};
-pub use state::{Carried, Options, Queued, Session, State};
+pub use state::{Carried, Channel, Options, Pending, Queued, Session, State};
 
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;

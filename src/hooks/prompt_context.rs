@@ -1,5 +1,6 @@
 //! `prompt.context`: the blocks a compaction left pending, where no summary row
-//! carried them (the terminal's `/compact`), and the instruction files refreshed
+//! carried them (the terminal's `/compact`), with nothing marked current (they
+//! come with the person's new prompt), and the instruction files refreshed
 //! where they changed on disk since the engine read them.
 
 use serde::Deserialize;
@@ -7,7 +8,7 @@ use std::rc::Rc;
 
 use super::protocol::{self, Answer, Call, ContextBlock, Done, Host};
 use super::shared::{history_dir, json_str, keep_pending, log, pending_on_disk};
-use super::state::Session;
+use super::state::{Channel, Session};
 use crate::instructions;
 use crate::message::JsVal;
 
@@ -114,7 +115,8 @@ async fn deliverable_blocks(host: &Host, session: &Session) -> Option<ContextBlo
     if carried.row_only {
         return None;
     }
-    carried.pending.take().map(|blocks| ContextBlock { name: CONTEXT_BLOCK, text: blocks.join("\n\n") })
+    // They come with a new prompt: every request in them was answered.
+    carried.pending.take().map(|p| ContextBlock { name: CONTEXT_BLOCK, text: p.render(Channel::Prompt).join("\n\n") })
 }
 
 /// The engine's instruction files with those edited on disk since it loaded

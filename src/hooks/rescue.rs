@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::protocol::{self, Call, Compacted, Done, Host, Rejection};
 use super::session_compact::Gathered;
-use super::shared::{debug, json_str, keep_pending, log, now};
+use super::shared::{debug, json_str, keep_pending, keep_words, log, now};
 use super::state::Session;
 use crate::audit;
 use crate::compaction::{handoff, history, rescue, verbatim};
@@ -135,8 +135,9 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
     let entries = verbatim::not_kept(gathered.verbatim, &kept);
-    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
-    let block = (!entries.is_empty()).then(|| verbatim::render(&entries, current_kept));
+    let mark = super::session_compact::row_mark(Some(trigger), &kept);
+    let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
+    let words: Vec<String> = entries.iter().map(|e| session.clean(&e.text)).collect();
     let pointer = match (&gathered.file, &gathered.dir) {
         (Some(file), Some(dir)) => {
             let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
@@ -167,6 +168,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         carried.precomputed = false;
         // The row is ours: the blocks are in it, nothing waits for a channel.
         carried.pending = None;
+        carried.verbatim = Some(words.clone());
         carried.disk_read = true;
         // Later compactions are trimmed on the way down (`compaction::trim`).
         carried.ptl_seen |= cause == "prompt too long";
@@ -180,6 +182,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;
+        keep_words(host, dir, &words).await;
         let ms = now(host).await.unwrap_or(f64::NAN) - started;
         let entry = vec![
             ("event", json_str("rescue")),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::protocol::{Call, Done, Host};
 use super::shared::{history_dir, keep_pending};
-use super::state::Session;
+use super::state::{Channel, Session};
 use crate::message::{self, JsVal};
 
 #[derive(Deserialize, Default)]
@@ -31,7 +31,7 @@ pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEv
     if !pending || e.agent_id.truthy() || !is_summary_row {
         return Done::pass_through();
     }
-    let blocks = session.carried_mut().pending.take();
+    let blocks = session.carried_mut().pending.take().map(|p| p.render(Channel::SummaryRow));
     let _ = host.call(Call::Next { instructions: None, append: blocks }).await;
     if let Ok(Some(dir)) = history_dir(&host).await {
         keep_pending(&host, &dir, None).await;

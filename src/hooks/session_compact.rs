@@ -10,8 +10,8 @@ use std::rc::Rc;
 use super::parse_event;
 use super::rescue::{self, Failed};
 use super::protocol::{self, Call, Done, Host};
-use super::shared::{debug, env, error_text, history_dir, json_number, json_str, keep_pending, log, now, session_id};
-use super::state::Session;
+use super::shared::{carried_words, debug, env, error_text, history_dir, json_number, json_str, keep_pending, keep_words, log, now, session_id};
+use super::state::{Channel, Pending, Session};
 use super::turn_end::marker;
 use crate::compaction::{self, handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
@@ -90,7 +90,8 @@ async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathere
     if e.texts_deferred.truthy() {
         fill_person_texts(host, &mut e.messages.0).await;
     }
-    let verbatim = verbatim::select(&e.messages.0, session.options.verbatim_tokens);
+    let previous = carried_words(host, session, dir.as_deref()).await;
+    let verbatim = verbatim::select(previous, &e.messages.0, session.options.verbatim_tokens);
     Gathered { dir, file: None, parts: 0, verbatim, mentions: None }
 }
 
@@ -377,33 +378,35 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
-    // The engine may keep the newest prompt itself after the summary: then that,
-    // not the last entry of our block, is the current request.
-    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
-    let mut blocks = Vec::new();
-    if !verbatim.is_empty() {
-        blocks.push(session.clean(&verbatim::render(&verbatim, current_kept)));
-    }
+    let mut pending = Pending {
+        words: verbatim.iter().map(|v| session.clean(&v.text)).collect(),
+        mark: row_mark(e.trigger.as_str(), &kept),
+        blocks: Vec::new(),
+    };
     if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
         let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
         // What the summary dropped: identifiers from before that neither the
         // summary, the kept messages nor the verbatim block carry.
+        let block = pending.render(Channel::SummaryRow);
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
-        kept_texts.extend(blocks.iter().map(String::as_str));
+        kept_texts.extend(block.iter().map(String::as_str));
         let dropped = gathered.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
         if let Some(audit) = audit::render(&dropped) {
             pointer = format!("{pointer}\n\n{}", session.clean(&audit));
         }
-        blocks.push(pointer);
+        pending.blocks.push(pointer);
     }
     // These blocks belong to this compaction: any an earlier one left undelivered
-    // described a context this one has just summarized.
-    let pending = (!blocks.is_empty()).then_some(blocks);
+    // described a context this one has just summarized. Its words are what the
+    // next compaction carries on, whichever channel delivers them.
+    let words = pending.words.clone();
+    let pending = (!pending.is_empty()).then_some(pending);
     {
         let mut carried = session.carried_mut();
         carried.pending = pending.clone();
         carried.row_only = e.trigger.as_str() == Some("auto");
         carried.disk_read = true;
+        carried.verbatim = Some(words.clone());
     }
 
     // The summary row's text beside the history, so a later session's project
@@ -412,7 +415,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         save_summary(&host, &session, file, summary.text()).await;
     }
     if let Some(dir) = &gathered.dir {
-        keep_pending(&host, dir, pending.as_deref()).await;
+        keep_pending(&host, dir, pending.as_ref()).await;
+        keep_words(&host, dir, &words).await;
         let _ = prune_old(&host, &session, dir).await;
         let mut entry = vec![("event", json_str("compact"))];
         let logged_trigger = if own.is_some() { Some(json_str(&trigger)) } else { e.trigger.to_json() };
@@ -446,6 +450,22 @@ impl Drop for CompactingGuard {
     fn drop(&mut self) {
         let mut state = self.0.state.borrow_mut();
         state.compacting = state.compacting.saturating_sub(1);
+    }
+}
+
+/// The mark of a compaction's verbatim block on its summary row (or a rescue's
+/// own row). Only an automatic compaction runs inside a turn, its row reaching
+/// the model in that turn: the newest message of the person's is then the
+/// request being worked on, unless the engine kept it after the summary, where
+/// the model reads it anyway. Every other compaction runs between turns (a
+/// `/compact`, ours queued at a turn's end): a new prompt follows the row, and
+/// every request in the block was answered (tests/HOST.md, "Which request is current").
+pub(super) fn row_mark(trigger: Option<&str>, kept: &[&Message]) -> verbatim::Mark {
+    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
+    if trigger == Some("auto") && !current_kept {
+        verbatim::Mark::NewestCurrent
+    } else {
+        verbatim::Mark::NoneCurrent
     }
 }
 

@@ -1,9 +1,12 @@
 //! `session.end`: the conversation is over, in this process at least.
 //!
 //! A `/clear` ends it and goes on under a new session id with no
-//! `session.start` (claude-code.d.ts, `SessionEndInput`): blocks still pending
-//! from the old conversation must not reach the new one's first request. They
-//! stay on disk in the old session's folder, for a `--resume` of it.
+//! `session.start` (claude-code.d.ts, `SessionEndInput`), and so does a
+//! `/resume` of another session: the next conversation starts clean. Nothing of
+//! the old one reaches it: its pending blocks, the words it carried, its usage
+//! figures, a prompt-too-long or a rescue it had (`Carried::conversation_ended`
+//! says field by field). The blocks and words stay on disk in the old
+//! session's folder, for a `--resume` of it.
 
 use std::rc::Rc;
 
@@ -11,10 +14,6 @@ use super::protocol::{Done, Host};
 use super::state::Session;
 
 pub(super) async fn session_end(_host: Host, session: Rc<Session>) -> Done {
-    let mut carried = session.carried_mut();
-    carried.pending = None;
-    carried.row_only = false;
-    // A session that goes on in this process (a resume) has its own folder to look in.
-    carried.disk_read = false;
+    session.carried_mut().conversation_ended();
     Done::pass_through()
 }

@@ -1,8 +1,9 @@
 //! What the hooks share: the host calls several of them make (the home folder,
 //! the clock, the session's `log.jsonl`, the debug log, the blocks kept in
-//! `pending-blocks.json`), and values written as the reference writes them.
+//! `pending-blocks.json` and the words in `.verbatim.json`), and values written
+//! as the reference writes them.
 
-use super::state::Session;
+use super::state::{Pending, Session};
 use super::protocol::{self, Call, Host};
 use crate::compaction::history;
 use crate::message::JsVal;
@@ -137,21 +138,57 @@ const PENDING_FILE: &str = "pending-blocks.json";
 
 /// Keeps `blocks` (or, with `None`, that nothing waits) in the session's folder.
 /// A failed write costs the blocks a later process could have delivered.
-pub(super) async fn keep_pending(host: &Host, dir: &str, blocks: Option<&[String]>) {
+pub(super) async fn keep_pending(host: &Host, dir: &str, blocks: Option<&Pending>) {
     let text = blocks.map(|b| serde_json::to_string(b).unwrap_or_default()).unwrap_or_default();
-    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{PENDING_FILE}"), text }).await {
-        debug(host, &format!("compact-plus: {PENDING_FILE} was not written: {}", error_text(&err))).await;
+    keep(host, dir, PENDING_FILE, text).await;
+}
+
+/// Writes one of the session's files; a failure costs that file, and says so.
+async fn keep(host: &Host, dir: &str, name: &str, text: String) {
+    if let Err(err) = host.call(Call::Write { path: format!("{dir}/{name}"), text }).await {
+        debug(host, &format!("compact-plus: {name} was not written: {}", error_text(&err))).await;
     }
 }
 
-/// The blocks an earlier process of this session kept and did not deliver.
-pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Vec<String>)> {
+/// The blocks an earlier process of this session kept and did not deliver:
+/// `Pending`, or the list of finished texts an older compact-plus kept.
+pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Pending)> {
     let dir = history_dir(host).await.ok()??;
     let path = format!("{dir}/{PENDING_FILE}");
     if !protocol::value::<bool>(&host.call(Call::Exists { path: path.clone() }).await).unwrap_or(false) {
         return None;
     }
     let text: String = protocol::value(&host.call(Call::Read { path }).await).ok()?;
-    let blocks: Vec<String> = serde_json::from_str(&text).ok()?;
-    (!blocks.is_empty()).then_some((dir, blocks))
+    let pending = match serde_json::from_str::<Pending>(&text) {
+        Ok(p) => p,
+        Err(_) => Pending { blocks: serde_json::from_str(&text).ok()?, ..Pending::default() },
+    };
+    (!pending.is_empty()).then_some((dir, pending))
+}
+
+/// Where the person's words the last compaction carried wait for the next one,
+/// for a resumed process (`Carried::verbatim`): the terminal's block is no
+/// message the next compaction could read it back from. Hidden, one word a line:
+/// the history files beside it hold the same words, and the pointer's `rg`
+/// (which skips hidden files) should find each once, not a second time in a
+/// line of every word at once.
+const VERBATIM_FILE: &str = ".verbatim.json";
+
+/// Keeps the words the compaction carried (redacted). A failed write costs a
+/// resumed process those words (it reads the messages instead).
+pub(super) async fn keep_words(host: &Host, dir: &str, words: &[String]) {
+    let lines: Vec<String> = words.iter().map(|w| json_str(w)).collect();
+    keep(host, dir, VERBATIM_FILE, format!("[\n{}\n]\n", lines.join(",\n"))).await;
+}
+
+/// The words the last compaction of this session carried: the session state's,
+/// else what an earlier process kept on disk; `None` when neither knows
+/// (then the newest block in the messages tells).
+pub(super) async fn carried_words(host: &Host, session: &Session, dir: Option<&str>) -> Option<Vec<String>> {
+    if let Some(words) = session.carried().verbatim.clone() {
+        return Some(words);
+    }
+    // One call: a file that is not there rejects.
+    let text: String = protocol::value(&host.call(Call::Read { path: format!("{}/{VERBATIM_FILE}", dir?) }).await).ok()?;
+    serde_json::from_str(&text).ok()
 }

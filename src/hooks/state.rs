@@ -1,11 +1,13 @@
 //! What the hooks know of the session: the options the mod was registered with,
 //! and the state that lasts from one hook to the next ([`Carried`] outlives a
-//! rebuilt instance; the rest of [`State`] does not).
+//! rebuilt instance; the rest of [`State`] does not). Part of it belongs to the
+//! conversation and ends with it at `/clear` ([`Carried::conversation_ended`]).
 
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 use super::shared::number_or;
+use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
 
@@ -109,49 +111,67 @@ pub struct State {
 /// What the shim keeps for the core while it rebuilds the instance (after a
 /// trap, or to hand a large compaction's memory back): the session's state
 /// outside any one hook. The core sends it whenever it changes (`carry`).
+///
+/// Each field is the conversation's or the process's. A conversation's ends at
+/// `session.end` (`/clear`, a `/resume` of another session, the exit), and the
+/// next one in this process must not inherit it: its blocks, its words, its
+/// figures, its failures. [`Carried::conversation_ended`] lists every field and
+/// says which it is; a field added here must be added there (it does not
+/// compile otherwise).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Carried {
     /// Blocks of the last compaction of the main conversation, until they reach
     /// the model (summary row or `prompt.context`, whichever comes first).
-    pub pending: Option<Vec<String>>,
+    /// The conversation's.
+    pub pending: Option<Pending>,
     /// The pending blocks wait for the summary row alone: after an automatic
     /// compaction the engine computes the context again in the middle of the
     /// turn, before it appends the row, and sends no block of ours from it
     /// (measured headless on 2.1.328); the row's door fires there, in the
-    /// terminal too (e2e-kit/tui README item 1).
+    /// terminal too (e2e-kit/tui README item 1). The conversation's.
     pub row_only: bool,
-    /// One turn-end compaction per context window.
+    /// One turn-end compaction per context window. The conversation's.
     pub turn_end_armed: bool,
-    /// The auto-compact threshold and when it was asked for.
+    /// The auto-compact threshold and when it was asked for. The process's.
     pub threshold: Option<(f64, f64)>,
+    /// The process's.
     pub pruned: bool,
-    /// Compactions seen; a turn-end compaction queued before one is moot.
+    /// Compactions seen; a turn-end compaction queued before one is moot. The
+    /// process's, and `/clear` counts as one.
     pub compactions: u64,
-    /// Our turn-end `/compact`, queued and not yet come through.
+    /// Our turn-end `/compact`, queued and not yet come through. The process's.
     pub queued: Option<Queued>,
     /// A precompute's summary, made with the handoff, waits to be installed.
+    /// The conversation's.
     pub precomputed: bool,
     /// This process has looked for blocks an earlier one kept on disk (or made
-    /// its own, which take their place).
+    /// its own, which take their place). The conversation's.
     pub disk_read: bool,
     /// Each instruction file's raw disk text (a hash of it) as the engine had
     /// it, by path: a file whose text is the same is unchanged, however the
-    /// engine's loader (which the port follows) reads it.
+    /// engine's loader (which the port follows) reads it. The process's.
     pub loaded: Vec<(String, String)>,
     /// The engine's last figures for the context: the last response's input
     /// tokens and the window (`$.session.usage`, read at each turn's end). The
-    /// trim before the summarizer reads them.
+    /// trim before the summarizer reads them. The conversation's.
     pub usage: Option<(f64, f64)>,
     /// A compaction failed on a prompt too long in this session: later ones are
-    /// trimmed on the way down.
+    /// trimmed on the way down. The conversation's.
     pub ptl_seen: bool,
     /// When (clock ms) compact-plus last answered a compaction whose summarizer
     /// failed: within the cool-down an automatic compaction is answered by the
     /// rescue without asking that summarizer again (a retry storm otherwise:
     /// 2-8 failing summarizer requests at every later turn, the engine's
     /// breaker reset at each prompt; e2e-kit failures/README.md section 1).
+    /// The conversation's.
     pub rescued_at: Option<f64>,
+    /// The person's words the last compaction carried (its verbatim block, oldest
+    /// first, redacted), for the next one to carry on: its block may not be
+    /// among the next compaction's messages (the terminal's is a context
+    /// attachment). `None`: not known in this process, then looked for on disk
+    /// (`.verbatim.json`), then in the messages. The conversation's.
+    pub verbatim: Option<Vec<String>>,
 }
 
 impl Default for Carried {
@@ -170,7 +190,100 @@ impl Default for Carried {
             usage: None,
             ptl_seen: false,
             rescued_at: None,
+            verbatim: None,
         }
+    }
+}
+
+impl Carried {
+    /// The conversation ended (`session.end`): what was its goes, what is the
+    /// process's stays. Every field is named, so none is forgotten.
+    pub fn conversation_ended(&mut self) {
+        let fresh = Carried::default();
+        let Carried {
+            // The conversation's: its blocks, words and figures describe a context
+            // that is gone; a failure or a precompute of it says nothing of the next.
+            pending,
+            row_only,
+            turn_end_armed,
+            precomputed,
+            // The next conversation (a new session id) has its own folder to look in.
+            disk_read,
+            usage,
+            ptl_seen,
+            rescued_at,
+            verbatim,
+            // The process's: the engine's threshold depends on the model and
+            // settings, not the conversation; pruning is once a process.
+            threshold: _,
+            pruned: _,
+            // The disk text the engine was last seen to have: the engine reads its
+            // instruction files for the new conversation or not, either way a file
+            // compared with it is swapped only where its content differs from the
+            // engine's copy (`prompt_context::refreshed_text`); forgetting it would
+            // take a file edited before the `/clear` for one the engine just read.
+            loaded: _,
+            // A queued `/compact` is in the process's command queue, not the
+            // conversation: kept, it is known when it comes, and moot then, since
+            // the clear counts as a compaction (the context it was for is gone).
+            queued: _,
+            // The process's count of what replaced the context: the clear is one more.
+            compactions,
+        } = self;
+        *pending = fresh.pending;
+        *row_only = fresh.row_only;
+        *turn_end_armed = fresh.turn_end_armed;
+        *precomputed = fresh.precomputed;
+        *disk_read = fresh.disk_read;
+        *usage = fresh.usage;
+        *ptl_seen = fresh.ptl_seen;
+        *rescued_at = fresh.rescued_at;
+        *verbatim = fresh.verbatim;
+        *compactions = compactions.wrapping_add(1);
+    }
+}
+
+/// Which way a compaction's blocks reach the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// Appended to the engine's summary row (headless, the engine's automatic
+    /// compaction): they reach the model where the row does.
+    SummaryRow,
+    /// A `prompt.context` block, which the engine sends with a new prompt (a
+    /// terminal `/compact`, blocks kept on disk for a resumed process): the
+    /// person's newest message follows them.
+    Prompt,
+}
+
+/// A compaction's blocks on their way to the model: the person's words, made
+/// into the verbatim block when a channel takes them (its mark depends on the
+/// channel), and the blocks after it (the pointer with the audit).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Pending {
+    /// The person's words, oldest first, redacted.
+    pub words: Vec<String>,
+    /// The mark on the summary row: the newest is current only where the row
+    /// reaches the model inside the turn that asked it.
+    pub mark: Mark,
+    pub blocks: Vec<String>,
+}
+
+impl Pending {
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.blocks.is_empty()
+    }
+
+    /// The texts `channel` hands the model: what comes with a new prompt marks
+    /// nothing current.
+    pub fn render(&self, channel: Channel) -> Vec<String> {
+        let mark = match channel {
+            Channel::SummaryRow => self.mark,
+            Channel::Prompt => Mark::NoneCurrent,
+        };
+        let entries: Vec<verbatim::Entry> = self.words.iter().map(|t| verbatim::Entry { text: t.clone(), handle: None }).collect();
+        let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
+        block.into_iter().chain(self.blocks.iter().cloned()).collect()
     }
 }
 

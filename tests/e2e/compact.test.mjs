@@ -92,8 +92,14 @@ function verbatimBlock(text) {
   return start >= 0 && end > start ? text.slice(start, end + VERBATIM_CLOSE.length) : null;
 }
 
-/** Asserts that a summary text carries the verbatim block (prompts in order) and the pointer. */
-function checkSummaryText(t, where, text, prompts, historyFile) {
+/**
+ * Asserts that a summary text carries the verbatim block (prompts in order) and the pointer, and
+ * that `current` prompts are marked current: none on every path these tests take (a `/compact`,
+ * ours at a turn's end, an automatic compaction whose prompt the engine kept after the summary):
+ * a message of the person's follows the block in every request that carries it (tests/HOST.md,
+ * "Which request is current"; issue [13] item 2).
+ */
+function checkSummaryText(t, where, text, prompts, historyFile, { current = 0 } = {}) {
   assert.ok(text.startsWith('This session is being continued from a previous conversation'), `${where}: not the engine's summary`);
   const block = verbatimBlock(text);
   assert.ok(block, `${where}: no ${VERBATIM_OPEN} block`);
@@ -106,13 +112,13 @@ function checkSummaryText(t, where, text, prompts, historyFile) {
   assert.doesNotMatch(block, /<command-name>|<local-command|<system-reminder>/, `${where}: machine text in the verbatim block`);
   t.diagnostic(`${where}: ${VERBATIM_OPEN} holds the ${prompts.length} prompt(s) in order, no machine rows`);
   if (MOD !== 'reference') {
-    // One mark at most: the newest entry is the current request, unless the engine kept that prompt itself.
-    const marks = block.split('--- user message (current request) ---').length - 1;
-    assert.ok(marks <= 1, `${where}: ${marks} current-request marks`);
+    const marks = block.split('--- user message (current request when compacted) ---').length - 1;
+    assert.equal(marks, current, `${where}: ${marks} current-request marks, ${current} expected`);
+    assert.ok(!block.includes('--- user message (current request) ---'), `${where}: the old, unqualified mark`);
     assert.equal(block.split('--- user message (earlier) ---').length - 1 + marks, prompts.length, `${where}: every kept prompt is marked earlier or current`);
     if (marks === 1) {
       const last = prompts.at(-1);
-      assert.ok(block.includes(`(current request) ---\n${last}`), `${where}: the current request is not the newest prompt`);
+      assert.ok(block.includes(`(current request when compacted) ---\n${last}`), `${where}: the current request is not the newest prompt`);
     }
     t.diagnostic(`${where}: marks: ${marks} current request, ${prompts.length - marks} earlier`);
   }

@@ -42,8 +42,10 @@
 //   * redactions (`[REDACTED:<kind>]` in the history, the summary row or log.jsonl), each with 40
 //     characters either side and the text it replaced: these transcripts are public and hold no
 //     live credentials (SOURCES.md), so every redaction is a false positive;
-//   and also: tool results found (by the head of their text), the current request marked in the
-//   verbatim block, audit entries in a noise shape (the named predicates below), and the
+//   * a verbatim block that marks a request current: the resumed session's `/compact` runs between
+//     turns, so the next prompt follows every request it keeps (issue [13] item 2);
+//   and also: tool results found (by the head of their text), whether the newest person message is
+//   the last one the verbatim block keeps, audit entries in a noise shape (the named predicates below), and the
 //   `/compact` wall time with the mod, without it (`mod: 'none'`), with the reference mod and with
 //   the mod's recall tool off (its MCP server is what connects before the first turn).
 // The Codex CLI rollouts there have no host to resume them in: they must at least parse (every
@@ -69,7 +71,8 @@ const SESSION_TIMEOUT_MS = 90000;
 const AUDIT_INTRO = 'compact-plus: these were mentioned before this compaction and are not in the summary above; search the history file for them before asking the user:';
 const VERBATIM_OPEN = '<user-messages-verbatim>';
 const VERBATIM_CLOSE = '</user-messages-verbatim>';
-const CURRENT_MARK = '--- user message (current request) ---\n';
+// A message's separator in the verbatim block: `(earlier)`, or `(current request …)` for the one marked current.
+const SEPARATOR = /\n--- user message \(([^)\n]*)\) ---\n/g;
 const REDACTED = /\[REDACTED:[a-z0-9-]+\]/g;
 const CONTEXT = 40;
 
@@ -430,18 +433,21 @@ function judge(file, { runs }) {
   const lastPerson = person.at(-1);
   let current = 'no verbatim block';
   if (verbatim) {
-    const at = verbatim.lastIndexOf(CURRENT_MARK);
-    const marked = at >= 0 ? verbatim.slice(at + CURRENT_MARK.length).trim() : null;
+    const seps = [...verbatim.matchAll(SEPARATOR)];
+    const marked = seps.filter((m) => m[1].startsWith('current request')).length;
+    if (marked) failures.push(`the verbatim block after a /compact marks ${marked} request(s) current`);
+    const at = seps.at(-1);
+    const newest = at ? verbatim.slice(at.index + at[0].length).trim() : null;
     // A long message is cut in the middle to the verbatim budget, with a note where.
-    const cut = marked && /\n\[\.\.\. (\d+) characters cut; [^\]]*\]\n/.exec(marked);
+    const cut = newest && /\n\[\.\.\. (\d+) characters cut; [^\]]*\]\n/.exec(newest);
     const same = (m, p) => m === p.trim()
       || (cut && p.trim().startsWith(m.slice(0, cut.index)) && p.trim().endsWith(m.slice(cut.index + cut[0].length)));
-    current = marked === null ? 'not marked'
-      : lastPerson && same(marked, lastPerson) ? `yes: the newest person message${cut ? ` (cut to ${marked.length} of ${lastPerson.trim().length} chars)` : ''}`
-        : `marked: ${JSON.stringify(marked.slice(0, 60))}, newest person message ${JSON.stringify(lastPerson?.slice(0, 60))}`;
+    current = newest === null ? 'no message kept'
+      : lastPerson && same(newest, lastPerson) ? `yes: the newest person message is the last kept${cut ? ` (cut to ${newest.length} of ${lastPerson.trim().length} chars)` : ''}, ${marked} marked current`
+        : `last kept: ${JSON.stringify(newest.slice(0, 60))}, newest person message ${JSON.stringify(lastPerson?.slice(0, 60))}`;
   }
   row.current = current.startsWith('yes') ? 'yes' : current;
-  say(`current request in the verbatim block: ${current}`);
+  say(`the newest person message in the verbatim block: ${current}`);
   const nextReq = run.normalRequests.at(-1);
   const reached = nextReq && firstUserText(nextReq).includes(VERBATIM_OPEN);
   say(`the turn after /compact: ${run.turns[1]?.result?.is_error === false ? 'answered' : 'NOT answered'}; its request carries the verbatim block: ${reached ? 'yes' : 'no'}`);
@@ -564,7 +570,7 @@ test('the table', { skip: SKIP }, async (t) => {
   const esc = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const cols = ['mod', ...TIMING];
   const lines = [
-    `| file | person msgs in history | tool results | current request marked | audit listed / findable / noise | redactions | ${cols.map((c) => `/compact ${c} (s)`).join(' | ')} | failures |`,
+    `| file | person msgs in history | tool results | newest kept, none current | audit listed / findable / noise | redactions | ${cols.map((c) => `/compact ${c} (s)`).join(' | ')} | failures |`,
     `| --- | --- | --- | --- | --- | --- | ${cols.map(() => '---').join(' | ')} | --- |`,
   ];
   const order = CLAUDE.map((f) => tableRows.find((r) => r.file === f.rel)).filter(Boolean);

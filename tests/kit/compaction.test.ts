@@ -76,7 +76,9 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   expect(summary).toBe('The summary.')
   expect(verbatim).toStartWith('<user-messages-verbatim>\n')
   expect(verbatim).toContain(`--- user message (earlier) ---\n${FIRST}\n`)
-  expect(verbatim).toContain('--- user message (current request) ---\nnow run the tests\n</user-messages-verbatim>')
+  // A /compact between turns: the next prompt follows the row, so no request in it is current.
+  expect(verbatim).toContain('--- user message (earlier) ---\nnow run the tests\n</user-messages-verbatim>')
+  expect(verbatim).not.toContain('(current request')
   expect(pointer).toContain(`searchable text: "${HISTORY}"`)
   expect(pointer).toContain(`"${DIR}"`)
   expect(pointer).toContain('call the recall tool (mcp__compact-plus__recall)')

@@ -167,7 +167,8 @@ test('the blocks a compaction left pending survive a rebuild and reach the model
   assert.equal(row.hookError, undefined)
   assert.deepEqual(row.value, row.below)
   const carried = JSON.parse(probe.inits.at(-1).carried)
-  assert.equal(carried.pending?.length, 2, 'the rebuilt core was not given the pending blocks')
+  // The person's words (made into the verbatim block when a channel takes them) and the pointer.
+  assert.ok(carried.pending?.words?.length > 0 && carried.pending?.blocks?.length === 1, `the rebuilt core was not given the pending blocks: ${JSON.stringify(carried.pending)}`)
   await host.prompt('the next request')
   const sees = host.modelSees()
   assert.equal(count(sees, VERBATIM_OPEN), 1)

@@ -75,9 +75,11 @@ test('terminal /compact and /compact keep …: history, log, handoff, the blocks
 
   // The next requests: the blocks exactly once, the pointer naming that compaction's file; a
   // second turn after the compaction still holds them once (not added again).
-  checkBlocksOnce(tui, 'after /compact, the next request', tui.requestWith(P3, s3.from), { file: h1?.path, prompts: [P1, P2] })
-  checkBlocksOnce(tui, 'after /compact, the second turn\'s request', tui.requestWith(P4, s4.from), { file: h1?.path, prompts: [P1, P2] })
-  checkBlocksOnce(tui, 'after /compact keep …, the next request', tui.requestWith(P5, s5.from), { file: h2?.path, prompts: [P3, P4] })
+  // They come with the person's next prompt: no request in them is marked current (issue [13] item 2).
+  checkBlocksOnce(tui, 'after /compact, the next request', tui.requestWith(P3, s3.from), { file: h1?.path, prompts: [P1, P2], current: 0 })
+  checkBlocksOnce(tui, 'after /compact, the second turn\'s request', tui.requestWith(P4, s4.from), { file: h1?.path, prompts: [P1, P2], current: 0 })
+  // The first compaction's words are carried on (issue [13] item 1).
+  checkBlocksOnce(tui, 'after /compact keep …, the next request', tui.requestWith(P5, s5.from), { file: h2?.path, prompts: [P1, P2, P3, P4], current: 0 })
 
   // The transcript keeps them (so the screen's history and --resume have them).
   checkStoredOnce(tui, '/compact', 0, { file: h1?.path })

@@ -414,12 +414,22 @@ export function verbatimBlock(text) {
   return start >= 0 && end > start ? text.slice(start, end) : null
 }
 
+/** The words of a verbatim block (verbatimBlock's), oldest first, and how many are marked current. */
+export function blockWords(block) {
+  const pieces = (block ?? '').split('\n--- user message ').slice(1)
+  return {
+    words: pieces.map((p) => p.slice(p.indexOf(' ---\n') + 5).trim()),
+    current: pieces.filter((p) => p.startsWith('(current request')).length,
+  }
+}
+
 /**
  * Checks that request `req` carries compact-plus's blocks exactly once, counted over the whole
  * request body (system, messages, tools): the verbatim block holding `prompts` in order, and the
- * pointer naming `file`.
+ * pointer naming `file`; with `current`, that many of its messages marked current (0 where the
+ * blocks come with a new prompt: issue [13] item 2).
  */
-export function checkBlocksOnce(tui, where, req, { file = null, prompts = [] } = {}) {
+export function checkBlocksOnce(tui, where, req, { file = null, prompts = [], current = null } = {}) {
   if (!tui.check(`${where}: the request was sent`, req, req ? '' : 'no such request')) return
   const body = JSON.stringify(req.body ?? {})
   const v = count(body, VERBATIM_OPEN)
@@ -433,6 +443,10 @@ export function checkBlocksOnce(tui, where, req, { file = null, prompts = [] } =
     let from = 0
     const missing = prompts.find((pr) => { const i = block?.indexOf(pr, from) ?? -1; if (i < 0) return true; from = i + pr.length; return false })
     tui.check(`${where}: the verbatim block holds the person's prompts in order`, !missing, missing ? `lacks ${JSON.stringify(missing)}` : `${prompts.length} prompts`)
+  }
+  if (v >= 1 && current !== null) {
+    const marked = blockWords(block).current
+    tui.check(`${where}: ${current} of its messages marked current`, marked === current, `${marked} marked`)
   }
 }
 

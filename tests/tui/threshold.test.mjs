@@ -53,8 +53,11 @@ test('terminal: the engine\'s threshold compaction mid-turn: history, handoff, t
   // The request right after the compaction (turn two's follow-up with the tool result), and the
   // person's next turn: the blocks once each.
   const next = comp ? reqs.find((r) => r.i > comp.i && r.kind === 'normal') : null
-  checkBlocksOnce(tui, 'the request after the compaction (the turn\'s follow-up)', next, { file: auto[0]?.path, prompts: [P1, P2] })
-  checkBlocksOnce(tui, 'the next turn\'s request', tui.requestWith(P3, s3.from), { file: auto[0]?.path, prompts: [P1, P2] })
+  // Compacted inside turn two, before its tool result went back: turn two's prompt is the request
+  // being worked on, marked current when compacted (the row stays in the next turn's request, where
+  // the mark says when it held; issue [13] item 2).
+  checkBlocksOnce(tui, 'the request after the compaction (the turn\'s follow-up)', next, { file: auto[0]?.path, prompts: [P1, P2], current: 1 })
+  checkBlocksOnce(tui, 'the next turn\'s request', tui.requestWith(P3, s3.from), { file: auto[0]?.path, prompts: [P1, P2], current: 1 })
   checkStoredOnce(tui, 'auto', 0, { file: auto[0]?.path })
   tui.finish(t)
 })

@@ -94,8 +94,10 @@ test('terminal: two near-threshold turns in a row, two turn-end compactions by c
   tui.check('log.jsonl: two turn-end-compact lines', log.filter((e) => e.event === 'turn-end-compact').length === 2)
 
   // What the person's next turns hand the model: the blocks of that compaction, once.
-  checkBlocksOnce(tui, 'after turn-end 1, turn B\'s request', tui.requestWith(B, b.from), { file: turnEnd[0]?.path, prompts: [P1, A] })
-  checkBlocksOnce(tui, 'after turn-end 2, turn C\'s request', tui.requestWith(C, c.from), { file: turnEnd[1]?.path, prompts: [B] })
+  // They come with the person's next prompt: no request in them is marked current (issue [13] item
+  // 2); the second carries the first's words on (item 1).
+  checkBlocksOnce(tui, 'after turn-end 1, turn B\'s request', tui.requestWith(B, b.from), { file: turnEnd[0]?.path, prompts: [P1, A], current: 0 })
+  checkBlocksOnce(tui, 'after turn-end 2, turn C\'s request', tui.requestWith(C, c.from), { file: turnEnd[1]?.path, prompts: [P1, A, B], current: 0 })
   checkStoredOnce(tui, 'turn-end 1', 0, { file: turnEnd[0]?.path })
   checkStoredOnce(tui, 'turn-end 2', 1, { file: turnEnd[1]?.path })
   const recalled = tui.requests().filter((x) => x.i >= rc.from).flatMap(toolResults).find((x) => x.text.startsWith('recall:'))
