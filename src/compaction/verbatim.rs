@@ -20,8 +20,8 @@ pub const SUMMARY_START: &str = "This session is being continued from a previous
 const PER_MESSAGE_CHARS: f64 = 8000.0;
 pub const CUT_NOTE: &str = "the full text is in the history file";
 
-/// User-role rows the engine or the app writes, not the person.
-const MACHINE_PREFIXES: [&str; 10] = [
+/// User-role rows the engine, the app or compact-plus writes, not the person.
+const MACHINE_PREFIXES: [&str; 11] = [
     "<system-reminder>",
     "<task-notification>",
     "<command-",
@@ -32,6 +32,8 @@ const MACHINE_PREFIXES: [&str; 10] = [
     "[Request interrupted",
     "Caveat:",
     SUMMARY_START,
+    // The rescue's own summary row (`compaction::rescue::row::header`).
+    super::rescue::row::HEADER_START,
 ];
 
 /// One kept message. `handle` is the engine's, when the message has one, so a

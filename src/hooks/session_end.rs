@@ -16,5 +16,7 @@ pub(super) async fn session_end(_host: Host, session: Rc<Session>) -> Done {
     carried.row_only = false;
     // A session that goes on in this process (a resume) has its own folder to look in.
     carried.disk_read = false;
+    // A failed summarizer's cool-down is the old conversation's.
+    carried.cool_down = None;
     Done::pass_through()
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 use super::shared::number_or;
+use crate::compaction::rescue::cool_down::CoolDown;
 use crate::message::{self, JsVal};
 use crate::prune;
 
@@ -146,12 +147,13 @@ pub struct Carried {
     /// A compaction failed on a prompt too long in this session: later ones are
     /// trimmed on the way down.
     pub ptl_seen: bool,
-    /// When (clock ms) compact-plus last answered a compaction whose summarizer
-    /// failed: within the cool-down an automatic compaction is answered by the
-    /// rescue without asking that summarizer again (a retry storm otherwise:
-    /// 2-8 failing summarizer requests at every later turn, the engine's
-    /// breaker reset at each prompt; e2e-kit failures/README.md section 1).
-    pub rescued_at: Option<f64>,
+    /// The summarizer failure this conversation is waiting out, if any: within
+    /// it an automatic compaction is answered by the rescue without asking that
+    /// summarizer again (a retry storm otherwise: 2-8 failing summarizer
+    /// requests at every later turn, the engine's breaker reset at each
+    /// prompt; e2e-kit failures/README.md section 1). How long, by cause:
+    /// `compaction::rescue::cool_down`.
+    pub cool_down: Option<CoolDown>,
 }
 
 impl Default for Carried {
@@ -169,7 +171,7 @@ impl Default for Carried {
             loaded: Vec::new(),
             usage: None,
             ptl_seen: false,
-            rescued_at: None,
+            cool_down: None,
         }
     }
 }
