@@ -125,6 +125,11 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
         return t;
     }
     let plan = tier1::plan(&text);
+    // An ask of nothing would never be answered.
+    if plan.parts.is_empty() {
+        t.why_not = "no part to ask".into();
+        return t;
+    }
     let Some(timeout_ms) = time_left(host, started).await else {
         t.why_not = "out of time".into();
         return t;

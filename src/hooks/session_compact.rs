@@ -346,7 +346,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             }
             Verdict::Failed(_) => return Done::pass_through(),
             Verdict::Unknown => {
-                debug(&host, "compact-plus: the engine's compaction ended in words compact-plus does not know; its result stands").await;
+                let text = error_text(&rejection.message);
+                debug(&host, &format!("compact-plus: the engine's compaction ended in words compact-plus does not know ({text}); its result stands")).await;
                 return Done::pass_through();
             }
         };
