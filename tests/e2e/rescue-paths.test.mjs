@@ -5,11 +5,27 @@
 // tests/HOST.md, "The summary row the engine writes"), `rescueFailPart` / `rescueDelayMs` a rescue
 // model that fails one part or answers slowly. Each test fails on the code before issue [13].
 //
+// It prints the rows of docs/rescue.md's table "The paths after a rescue" and writes them to
+// $E2E_RESCUE_PATHS_TABLE (default tests/e2e/out/rescue-paths-table.md). Its middle column is what
+// the same sessions gave on the code before issue [13] (commit 01f22ba, measured 2026-12-01), kept
+// here as text: that code is not run.
+//
 //   node --test --test-concurrency=1 tests/e2e/rescue-paths.test.mjs
 //   E2E_KEEP=1 keeps the work dirs.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSession, allMessagesText, textOf } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runSession, allMessagesText, textOf, REPO_ROOT } from './harness.mjs';
+
+const table = [];
+after(() => {
+  const out = process.env.E2E_RESCUE_PATHS_TABLE ?? path.join(REPO_ROOT, 'tests/e2e/out/rescue-paths-table.md');
+  const md = ['| path | before issue [13] | with compact-plus now |', '| --- | --- | --- |', ...table].join('\n');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, md + '\n');
+  console.log(md);
+});
 
 const RESCUED = '[compact-plus wrote this summary';
 const VERBATIM_OPEN = '<user-messages-verbatim>';
@@ -48,6 +64,7 @@ test('/compact right after /clear: the engine\'s refusal stands, no rescue is as
   assert.deepEqual(rescues(ours), []);
   assert.equal(ours.compactBoundaries.length, 0);
   assert.ok(ours.turns[3].result && !ours.turns[3].result.is_error);
+  table.push(`| \`/clear\`, then \`/compact\` | rescued: 3 rescue requests, a summary made of one message | \`${said(ours)}\`, as the engine alone says it (\`${said(alone)}\`); ${kinds(ours.requests, 'rescue').length} rescue requests, no compaction |`);
   alone.passed();
   ours.passed();
 });
@@ -65,6 +82,7 @@ test('a summarizer reply with a preamble is the engine\'s summary and stands; on
   const replaced = await session(t, { label: 'paths-notags', turns, fake: { compactText: notags, rescueFail: '500' } });
   assert.equal(rescues(replaced).length, 1);
   assert.equal(rescues(replaced)[0].cause, 'no summary');
+  table.push(`| a summarizer reply with a sentence before its \`<summary>\` | replaced by a digest (cause \`no summary\`, 3 rescue requests) | the engine's row stands, ${kinds(kept.requests, 'rescue').length} rescue requests; a reply with no \`<summary>\` at all: replaced (cause \`${rescues(replaced)[0].cause}\`, tier ${rescues(replaced)[0].tier}) |`);
   kept.passed();
   replaced.passed();
 });
@@ -86,6 +104,7 @@ test('after a rescue, the next compaction\'s verbatim block quotes the person, n
   assert.ok(text.includes(VERBATIM_OPEN) && text.includes('turn two: remember LIME-2002'), text.slice(-1500));
   const block = text.slice(text.indexOf(VERBATIM_OPEN));
   assert.equal(count(block, RESCUED), 0, 'the rescue\'s header quoted as the person\'s words');
+  table.push(`| a rescue, a turn, then \`/compact\` | the rescue's header quoted once as \`--- user message (earlier) ---\` | the second summary row's verbatim block: the person's messages, ${count(block, RESCUED)} copies of the rescue's header |`);
   run.passed();
 });
 
@@ -127,6 +146,8 @@ test('the cool-down by cause: a server error keeps the turn-end compaction off t
   assert.ok(kinds(after, 'compaction').length >= 1, 'the summarizer was not asked after a prompt too long');
   assert.ok(ptl.historyLog.some((e) => e.event === 'compact'), 'the engine\'s compaction after it');
   assert.ok(ptl.transcript.some((r) => r.isCompactSummary), 'no summary row of the engine\'s');
+  table.push(`| a 500 on \`/compact\`, then a turn near the threshold | the turn-end \`/compact\` asked the failing summarizer 3 times, then rescued | the turn-end \`/compact\` in the cool-down: ${kinds(server.requests.slice(firstRescue), 'compaction').length} summarizer requests after the rescue, answered by the rescue (\`${log[1].cause}\`) |`);
+  table.push(`| a prompt too long on \`/compact\`, then a turn over the threshold | 15 minutes of cool-down: the next automatic compaction rescued again, 0 summarizer requests | no cool-down: the next compaction asks the summarizer (${kinds(after, 'compaction').length} request), the engine's summary stands |`);
   server.passed();
   ptl.passed();
 });
@@ -151,6 +172,7 @@ test('a long conversation\'s parts go to the rescue model at once; a part that f
   assert.ok(gap < 2000, `the parts reached the model ${gap} ms apart`);
   const sent = allMessagesText(run.normalRequests.at(-1));
   assert.ok(sent.includes('summarized by the rescue model') && sent.includes('Parts not in this summary, by number: 1 ('), sent.slice(0, 800));
+  table.push(`| a 300 kB conversation rescued in 2 parts, the rescue model 3 s an answer, part 1 failing | part 1 asked alone (10.3 s with the engine's retries), part 2 never: the digest, tier 2 | the parts reached the model ${gap} ms apart; tier ${log.tier} with part 2 and the merge (${log.modelCalls} calls, ${log.ms} ms), the row naming part 1 |`);
   run.passed();
 });
 
@@ -190,6 +212,8 @@ test('--resume after a rescue: each reply once, and the rescue\'s summary, in th
     assert.equal(count(text, 'TOOL-OUT-42'), 1, `${where}: the tool result`);
     assert.equal(count(text, `${RESCUED} (`), 2, `${where}: both rescues' summaries, once each`);
   }
+  const each = (req) => ['REPLY-ONE', 'REPLY-TWO', 'TOOL-OUT-42'].map((w) => `${w} ×${count(allMessagesText(req), w)}`).join(', ');
+  table.push(`| two rescues (a tool call kept after the first), \`/exit\`, \`--resume\`, a turn, \`/compact\` | both requests: REPLY-ONE ×3, REPLY-TWO ×3, TOOL-OUT-42 ×1, rescue rows ×0 | the turn's request: ${each(next)}, rescue rows ×${count(allMessagesText(next), `${RESCUED} (`)}; the summarizer request: ${each(summarizer)}, rescue rows ×${count(allMessagesText(summarizer), `${RESCUED} (`)} |`);
   first.passed();
   resumed.passed();
 });
