@@ -19,8 +19,12 @@
 //! machine that runs one), `state` (options and session state), one file per
 //! hook (`session_compact`, `session_append`, `prompt_context`, `turn_end` for
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
-//! recall tool's `tool.call`), and `shared` (the calls they share).
+//! recall tool's `tool.call`, `rescue` for compact-plus's own compaction where
+//! the engine's failed), `gathered` (what a compaction gathers for the blocks
+//! after its summary, the engine's or the rescue's) and `shared` (the calls
+//! they share).
 
+mod gathered;
 mod prompt_context;
 pub mod protocol;
 mod recall;
