@@ -34,7 +34,9 @@
 //              command (its core: `cd … &&` in front and output filters behind, `2>&1`, `| tail`,
 //              `| head`, `| grep`, dropped); look-ups are not counted (LOOKUPS below). Held: the
 //              core (norm) and the head of its error line (norm, 60 characters) are both in the
-//              context.
+//              context. The error line: the first line of the output (not its `Exit code N`, not a
+//              task runner's `$ command` echo) with an error word (ERROR_WORDS), else the first
+//              compiler diagnostic (`path:line:col: …`), else the first line.
 //   requests   the person's last three messages (not machine rows, tool results, slash-command
 //              echoes or interrupts; the words given when rejecting a tool call, and a message
 //              typed while the model worked, a `queue-operation` row, count: the transcript holds
@@ -255,7 +257,8 @@ export function errorLine(result) {
   const lines = (result ?? '').split('\n').map((l) => l.trim()).filter(Boolean)
   // Not the exit status, nor a task runner's echo of the command it runs (`$ biome check --error-on-warnings`).
   const body = lines.filter((l) => !/^Exit code \d+$/.test(l) && !/^(?:\[[^\]]*\] )?[$>] /.test(l))
-  return body.find((l) => ERROR_WORDS.test(l)) ?? body[0] ?? lines[0] ?? ''
+  // A compiler's `path:line:col: message` says it as well as an error word does.
+  return body.find((l) => ERROR_WORDS.test(l)) ?? body.find((l) => /\S:\d+:\d+: \S/.test(l)) ?? body[0] ?? lines[0] ?? ''
 }
 
 const EDITS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
