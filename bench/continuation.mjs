@@ -38,7 +38,8 @@
 //              task runner's `$ command` echo) with an error word (ERROR_WORDS), else the first
 //              compiler diagnostic (`path:line:col: …`), else the first line.
 //   requests   the person's last three messages (not machine rows, tool results, slash-command
-//              echoes or interrupts; the words given when rejecting a tool call, and a message
+//              echoes or interrupts; the words given when rejecting a tool call, a text beside
+//              tool results, and a message
 //              typed while the model worked, a `queue-operation` row, count: the transcript holds
 //              them, though a resumed engine loads neither as a message) and every sentence of a person message with must, never,
 //              don't, do not, always or only (not in a plan the person accepted: "Implement the
@@ -184,8 +185,9 @@ export function personMessages(window) {
       const at = t.indexOf(SAID)
       if (at >= 0 && t.slice(at + SAID.length).trim()) out.push(t.slice(at + SAID.length).trim())
     }
-    if (bs.some((b) => b?.type === 'tool_result')) continue
-    const text = bs.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n')
+    // A message typed while tools ran can come as a text block beside their results.
+    const texts = bs.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text)
+    const text = (bs.some((b) => b?.type === 'tool_result') ? texts.filter(isPerson) : texts).join('\n')
     if (isPerson(text)) out.push(text.trim())
   }
   return out
