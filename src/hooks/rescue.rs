@@ -9,9 +9,12 @@ use super::protocol::{self, Call, Compacted, Done, Host, Rejection};
 use super::session_compact::Gathered;
 use super::shared::{debug, json_str, keep_pending, log, now};
 use super::state::Session;
-use crate::audit;
 use crate::compaction::{handoff, history, rescue, verbatim};
+use crate::{attribution, audit, record};
 use crate::message::{Message, Messages};
+
+/// How much of the tier-2 row the work record may take, in UTF-16 units.
+const RECORD_IN_DIGEST: usize = 8_000;
 
 /// `$.model.complete`'s result, the arms we read (ModelCompleteResult, d.ts).
 #[derive(Deserialize, Default)]
@@ -122,11 +125,14 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     let handoff_text =
         handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
+    let work = gathered.record.clone().unwrap_or_else(|| record::read(messages));
     let (tier, body) = match t1.summary {
         Some(s) => (1, s),
         None => {
             debug(host, &format!("compact-plus: the rescue model gave no summary ({}); a digest instead", t1.why_not)).await;
-            (2, rescue::render_digest(&rescue::digest(messages)))
+            // The digest carries the work record whole, as the history's end does.
+            let digest = rescue::render_digest(&rescue::digest(messages));
+            (2, record::render_within(&work, RECORD_IN_DIGEST).map_or(digest.clone(), |r| format!("{r}\n\n{digest}")))
         }
     };
 
@@ -144,7 +150,9 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
-            if let Some(a) = audit::render(&audit::dropped(&mentions, &kept_texts)) {
+            let flags = if tier == 1 { attribution::check(&body, &attribution::said(messages)).flags } else { Vec::new() };
+            let lost = audit::Lost { record: Some(&work), mentions: Some(&mentions), flags: &flags };
+            if let Some(a) = audit::block(&lost, &kept_texts) {
                 p = format!("{p}\n\n{a}");
             }
             Some(p)
