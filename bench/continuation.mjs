@@ -478,21 +478,24 @@ export function invert(m) {
  * The summary with invented and inverted requests put where summaries attribute words to the
  * person: 2 invented ones as items of its "All user messages" list and 1 as "The user also asked:
  * …" under its first section (messages of other sessions: things this person never asked), and 2
- * inverted ones (the newest two of this window's messages that `invert` can turn, in place of the
- * summary's quote of them where it has one, else as list items).
+ * inverted ones (the newest two of this window's messages that `invert` can turn, in place of
+ * every quote the summary has of them, else as list items). Inside the summary's double quotes a
+ * message's own double quotes are single, as summaries write them.
  */
 export function seeded(c, all) {
   const own = personMessages(windowOf(c.rows))
   const words = (m) => m.split(/\s+/).length
   const fits = (m) => !m.includes('\n') && words(m) >= 6 && words(m) <= 30 && !/[`{}<>]/.test(m)
   const foreign = all.filter((o) => o.key !== c.key).flatMap((o) => personMessages(windowOf(o.rows))).filter(fits)
-  const invented = [...new Set(foreign)].sort((a, b) => hash(a + c.id) - hash(b + c.id)).slice(0, 3)
+  // Quoted inside a summary's double quotes, a message's own double quotes become single (as summaries write them).
+  const quoted = (m) => m.replace(/"/g, '\'')
+  const invented = [...new Set(foreign)].sort((a, b) => hash(a + c.id) - hash(b + c.id)).slice(0, 3).map(quoted)
   const inverted = own.filter((m) => !m.includes('\n') && m.length <= 300).map((m) => ({ from: m, to: invert(m) })).filter((x) => x.to).slice(-2)
+    .map((x) => (c.summary.includes(x.from) ? x : { from: x.from, to: quoted(x.to) }))
   let s = c.summary
   const extra = []
   for (const x of inverted) {
-    const at = s.indexOf(x.from)
-    if (at >= 0) s = s.slice(0, at) + x.to + s.slice(at + x.from.length)
+    if (s.includes(x.from)) s = s.split(x.from).join(x.to)
     else extra.push(x.to)
   }
   const items = [...extra, ...invented.slice(0, 2)].map((t) => `   - "${t}"`).join('\n')
