@@ -1,7 +1,7 @@
 //! Whether a passage matches a message, even loosely: cut, re-quoted, re-cased, or reworded
 //! with the same words, but never with its sense turned (a "don't" added or dropped).
 
-use std::collections::HashMap;
+use crate::text;
 
 /// A reworded passage matches when this share of its content words is in one stretch of the
 /// message (as many sentences as the passage), each turned by a negation there exactly where
@@ -14,7 +14,7 @@ const FRAGMENT_MIN: usize = 8;
 /// The stretch of a message a passage is compared with: twice its words, at least this many.
 const WINDOW_MIN: usize = 12;
 
-/// Compared lower-cased, quotes (straight and curly, single and double) as one, markdown's
+/// Compared lower-cased (ASCII: the Unicode tables would cost the .wasm more than they find), quotes (straight and curly, single and double) as one, markdown's
 /// `*`, `_` and backticks dropped, whitespace collapsed.
 pub fn fold(s: &str) -> String {
     fold_with(s, Lines::Joined)
@@ -45,7 +45,7 @@ fn fold_with(s: &str, lines: Lines) -> String {
                 }
                 match c {
                     '"' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}' => out.push('\''),
-                    c => out.extend(c.to_lowercase()),
+                    c => out.push(c.to_ascii_lowercase()),
                 }
             }
         }
@@ -54,28 +54,19 @@ fn fold_with(s: &str, lines: Lines) -> String {
 }
 
 /// Words that carry no content of a request.
-const STOP: [&str; 99] = [
-    "a", "an", "the", "and", "or", "but", "if", "then", "so", "to", "of", "in", "on", "at", "for", "with", "by", "from",
-    "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "it's", "this", "that", "that's", "these",
-    "those", "i", "i'm", "i've", "we", "we're", "you", "he", "she", "they", "me", "us", "my", "our", "your", "do",
-    "does", "did", "have", "has", "had", "yes", "can", "could", "would", "should", "will", "shall", "may", "might",
-    "must", "just", "also", "there", "here", "what", "which", "who", "when", "where", "why", "how", "all", "any",
-    "some", "each", "about", "into", "over", "after", "before", "up", "out", "again", "more", "most", "other", "such",
-    "very", "too", "let's", "let", "please", "now", "ok", "okay",
-];
+const STOP: &str = "a an the and or but if then so to of in on at for with by from as is are was were be been being it its it's this that that's these those i i'm i've we we're you he she they me us my our your do does did have has had yes can could would should will shall may might must just also there here what which who when where why how all any some each about into over after before up out again more most other such very too let's let please now ok okay";
 
 /// Words that turn the sense of what follows them.
-const NEGATIONS: [&str; 20] = [
-    "not", "no", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "wouldn't",
-    "shouldn't", "couldn't", "can't", "cannot", "mustn't", "without", "nor", "none",
-];
+const NEGATIONS: &str = "not no never don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't couldn't can't cannot mustn't without nor none";
 
 /// One word of a folded text: its stem (`None` for a word that carries no content), whether a
 /// negation before it turns it ("don't **commit**", "did we not have **agent** logic"), and the
 /// sentence it is in.
 #[derive(Debug, Clone)]
 pub struct Word {
-    stem: Option<String>,
+    /// The stem's hash (FNV-1a): words are compared by it, and a 64-bit hash does not collide
+    /// among the few hundred words of a passage.
+    stem: Option<u64>,
     negated: bool,
     sentence: usize,
 }
@@ -98,11 +89,11 @@ impl Text {
         let mut words = Vec::new();
         let (mut reach, mut sentence) = (0, 0);
         for (w, pause, end) in split_words(&fold_with(s, Lines::Kept)) {
-            if NEGATIONS.contains(&w) {
+            if text::one_of(NEGATIONS, w) {
                 // "better no? We want": a negation that ends a clause turns nothing after it.
                 reach = if pause { 0 } else { NEGATION_REACH };
             } else {
-                let stem = (!STOP.contains(&w)).then(|| stem(w));
+                let stem = (!text::one_of(STOP, w)).then(|| fnv(stem(w)));
                 let negated = stem.is_some() && reach > 0;
                 reach = if stem.is_some() || pause { 0 } else { reach.saturating_sub(1) };
                 words.push(Word { stem, negated, sentence });
@@ -120,14 +111,14 @@ impl Text {
 fn split_words(s: &str) -> impl Iterator<Item = (&str, bool, bool)> {
     let mut rest = s;
     std::iter::from_fn(move || loop {
-        let start = rest.find(|c: char| c.is_alphanumeric())?;
+        let start = rest.find(char::is_alphanumeric)?;
         let from = rest.get(start..)?;
-        let len = from.find(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '.' | '/' | '-'))).unwrap_or(from.len());
+        let len = from.find(ends_word).unwrap_or(from.len());
         let raw = from.get(..len)?;
-        let word = raw.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let word = raw.trim_end_matches(not_alphanumeric);
         let trailing = raw.get(word.len()..).unwrap_or("");
         let after = from.get(len..).unwrap_or("");
-        let gap: &str = after.get(..after.find(|c: char| c.is_alphanumeric()).unwrap_or(after.len())).unwrap_or("");
+        let gap: &str = after.get(..after.find(char::is_alphanumeric).unwrap_or(after.len())).unwrap_or("");
         let pause = trailing.contains(['.', '?', '!']) || gap.trim_start_matches(' ').starts_with([',', '.', ';', ':', '?', '!']);
         let end = trailing.contains(['.', '?', '!']) || gap.contains(['.', '?', '!', '\n']);
         rest = after;
@@ -137,17 +128,30 @@ fn split_words(s: &str) -> impl Iterator<Item = (&str, bool, bool)> {
     })
 }
 
+fn not_alphanumeric(c: char) -> bool {
+    !c.is_alphanumeric()
+}
+
+/// A word goes on through letters, digits and an inner `'`, `.`, `/` or `-`.
+fn ends_word(c: char) -> bool {
+    !(c.is_alphanumeric() || matches!(c, '\'' | '.' | '/' | '-'))
+}
+
 /// `tests` → `test`, `reused` → `reus`, `running` → `runn`: the same stem for a word's forms.
-fn stem(w: &str) -> String {
+fn stem(w: &str) -> &str {
     let w = w.strip_suffix("'s").unwrap_or(w);
     for suffix in ["ing", "ed", "es", "s"] {
         if let Some(s) = w.strip_suffix(suffix) {
             if s.chars().count() >= 3 {
-                return s.to_owned();
+                return s;
             }
         }
     }
-    w.to_owned()
+    w
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// How well a passage matches one message.
@@ -201,7 +205,7 @@ pub fn fragments(folded: &str) -> Vec<&str> {
     }
     let pieces: Vec<&str> = pieces
         .into_iter()
-        .map(|p| p.trim_matches(|c: char| !c.is_alphanumeric()))
+        .map(|p| p.trim_matches(not_alphanumeric))
         .filter(|p| p.chars().any(char::is_alphanumeric))
         .collect();
     if pieces.len() <= 1 {
@@ -231,33 +235,37 @@ pub fn score(passage: &Text, fragments: &[&str], message: &Text) -> Score {
 /// sentences are another request. One pass over the message, counting only the passage's own
 /// words.
 fn loosely(passage: &Text, message: &Text) -> (f64, bool) {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for w in &passage.words {
-        if let Some(s) = &w.stem {
-            let n = index.len();
-            index.entry(s.as_str()).or_insert(n);
+    // The passage's content words, sorted: a word's place in it is its number.
+    let mut all: Vec<u64> = passage.words.iter().filter_map(|w| w.stem).collect();
+    all.sort_unstable();
+    let mut index: Vec<u64> = Vec::new();
+    for s in all {
+        if index.last() != Some(&s) {
+            index.push(s);
         }
     }
+    let number = |s: u64| index.binary_search(&s).ok();
     // Fewer than two content words say too little to be matched but word for word.
     if index.len() < 2 {
         return (0.0, false);
     }
     let mut turned = vec![false; index.len()];
     for w in passage.words.iter().filter(|w| w.negated) {
-        if let Some(t) = w.stem.as_deref().and_then(|s| index.get(s)).and_then(|&k| turned.get_mut(k)) {
+        if let Some(t) = w.stem.and_then(number).and_then(|k| turned.get_mut(k)) {
             *t = true;
         }
     }
-    let slot = |w: &Word| w.stem.as_deref().and_then(|s| index.get(s)).map(|&k| (k, w.negated));
+    let slot = |w: &Word| w.stem.and_then(number).map(|k| (k, w.negated));
     let width = (passage.words.len() * 2).max(WINDOW_MIN);
-    let mut counts = vec![(0usize, 0usize); index.len()];
+    // Per word: how often the stretch has it, and how often turned.
+    let mut counts = vec![[0usize; 2]; index.len()];
     let (mut covered, mut best, mut loose, mut left) = (0usize, 0usize, false, 0usize);
     for (i, w) in message.words.iter().enumerate() {
         if let Some((k, neg)) = slot(w) {
             if let Some(c) = counts.get_mut(k) {
-                c.0 += 1;
-                c.1 += usize::from(neg);
-                covered += usize::from(c.0 == 1);
+                c[0] += 1;
+                c[1] += usize::from(neg);
+                covered += usize::from(c[0] == 1);
             }
         }
         while left <= i
@@ -266,16 +274,16 @@ fn loosely(passage: &Text, message: &Text) -> (f64, bool) {
         {
             if let Some((k, neg)) = message.words.get(left).and_then(slot) {
                 if let Some(c) = counts.get_mut(k) {
-                    c.0 -= 1;
-                    c.1 -= usize::from(neg);
-                    covered -= usize::from(c.0 == 0);
+                    c[0] -= 1;
+                    c[1] -= usize::from(neg);
+                    covered -= usize::from(c[0] == 0);
                 }
             }
             left += 1;
         }
         best = best.max(covered);
         if !loose && covered as f64 >= LOOSE * index.len() as f64 {
-            loose = counts.iter().zip(&turned).all(|(c, t)| c.0 == 0 || (c.1 > 0) == *t);
+            loose = counts.iter().zip(&turned).all(|(c, t)| c[0] == 0 || (c[1] > 0) == *t);
         }
     }
     (best as f64 / index.len() as f64, loose)

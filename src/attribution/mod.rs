@@ -20,7 +20,8 @@
 //!   passages that quote it word for word (it paraphrases too), and never anchors the list.
 //!
 //! Quotes in prose without a cue ("I proposed: …") are the summary's own and not checked; nor
-//! is a paraphrase in prose without quotes ("the user asked what triggers GC").
+//! is a paraphrase without quotes ("the user asked what triggers GC", a list item "Asked about
+//! X").
 
 mod matching;
 mod passages;
@@ -160,12 +161,15 @@ pub fn check(summary: &str, said: &[Said]) -> Checked {
             continue;
         }
         seen.push(folded);
-        let nearest = said
-            .iter()
-            .zip(&scores)
-            .filter(|(s, _)| s.origin == Origin::Person)
-            .max_by(|a, b| a.1.weight().total_cmp(&b.1.weight()).then(b.0.number.cmp(&a.0.number)))
-            .map(|(s, _)| (s.number, s.text.clone()));
+        // The nearest of the person's messages: word for word first, then the most words.
+        let mut nearest: Option<(usize, String)> = None;
+        let mut best = -1.0;
+        for (s, x) in said.iter().zip(&scores) {
+            if s.origin == Origin::Person && x.weight() > best {
+                best = x.weight();
+                nearest = Some((s.number, s.text.clone()));
+            }
+        }
         out.flags.push(Flag { passage: p.text, nearest });
     }
     out
@@ -183,9 +187,9 @@ pub fn render(flags: &[Flag]) -> Option<String> {
     }
     let mut out = String::from(HEAD);
     for f in flags.iter().take(MAX_FLAGS) {
-        let passage = one_line(&f.passage, PASSAGE_CHARS);
+        let passage = text::one_line(&f.passage, PASSAGE_CHARS);
         let nearest = match &f.nearest {
-            Some((n, t)) => format!("the nearest is [{n}]: \"{}\"", one_line(t, NEAREST_CHARS)),
+            Some((n, t)) => format!("the nearest is [{n}]: \"{}\"", text::one_line(t, NEAREST_CHARS)),
             None => "the conversation has no message of the user's".into(),
         };
         out.push_str(&format!("\n- \"{passage}\" matches none of the user's messages; {nearest}"));
@@ -196,13 +200,6 @@ pub fn render(flags: &[Flag]) -> Option<String> {
     Some(out)
 }
 
-fn one_line(s: &str, max: usize) -> String {
-    let one = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text::len16(&one) <= max {
-        return one;
-    }
-    format!("{}…", text::head(&one, max - 1))
-}
 
 #[cfg(test)]
 mod tests;

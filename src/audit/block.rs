@@ -3,7 +3,7 @@
 //! dropped; together within [`BLOCK_CHARS`], each thing named once.
 
 use crate::attribution::{self, Flag};
-use crate::record::{command, Change, Item, Record};
+use crate::record::{self, command, Change, Item, Record};
 use crate::text;
 use super::coverage::{needles, Haystack, Needle};
 use super::mention::{Kind, Mention, Mentions, Source};
@@ -14,6 +14,9 @@ pub const BLOCK_CHARS: usize = 6000;
 
 /// The work record's heading in the block.
 pub const RECORD_INTRO: &str = "compact-plus: from the work before this compaction, what the summary above does not say (the work record at the end of the history file has all of it):";
+
+/// What the line counting the record's items with no room says of them.
+const MORE: &str = " in the work record at the end of the history file";
 
 /// What the summary lost, found before the block is written.
 pub struct Lost<'a> {
@@ -35,23 +38,9 @@ pub fn block(lost: &Lost, kept: &[&str]) -> Option<String> {
     let mut record_text = String::new();
     if let Some(record) = lost.record {
         let unsaid: Vec<&Item> = record.items.iter().filter(|i| !said(i, &hay)).collect();
-        let mut lines: Vec<String> = Vec::new();
-        let mut used = text::len16(RECORD_INTRO);
-        for (k, item) in unsaid.iter().enumerate() {
-            let line = item.line();
-            let more = unsaid.len() - k - 1;
-            // Room for this line and, if any are left, for the line that counts them.
-            let tail = if more > 0 { 80 } else { 0 };
-            if used + text::len16(&line) + 1 + tail > room {
-                lines.push(format!("- … {} more in the work record at the end of the history file", unsaid.len() - k));
-                break;
-            }
-            used += text::len16(&line) + 1;
-            lines.push(line);
-        }
-        if !lines.is_empty() {
-            record_text = format!("{RECORD_INTRO}\n{}", lines.join("\n"));
-            room = room.saturating_sub(text::len16(&record_text) + 2);
+        if let Some(text) = record::render(RECORD_INTRO, &unsaid, room, MORE) {
+            room = room.saturating_sub(text::len16(&text) + 2);
+            record_text = text;
             parts.push(record_text.clone());
         }
     }

@@ -113,7 +113,7 @@ pub(super) struct Failed<'a> {
 /// pass-through (the rejection goes up as it came) when the rescue is off or
 /// the person aborted the compaction.
 pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, rejection: &Rejection) -> Done {
-    let Failed { messages, gathered, trigger, person_instructions, whole } = failed;
+    let Failed { messages, mut gathered, trigger, person_instructions, whole } = failed;
     if !session.options.rescue || rejection.aborted {
         return Done::pass_through();
     }
@@ -125,7 +125,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     let handoff_text =
         handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
-    let work = gathered.record.clone().unwrap_or_else(|| record::read(messages));
+    let work = gathered.record.take().unwrap_or_else(|| record::read(messages));
     let (tier, body) = match t1.summary {
         Some(s) => (1, s),
         None => {

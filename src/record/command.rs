@@ -5,132 +5,111 @@ use crate::text;
 
 /// Commands that only look: their failing says nothing about the work (a `grep` with no match,
 /// an `ls` of a file that is not there). A pipeline is a look-up when every stage is one.
-const LOOKUPS: [&str; 64] = [
-    "ls", "ll", "grep", "egrep", "fgrep", "rg", "ag", "find", "fd", "cat", "bat", "head", "tail", "less", "more", "wc",
-    "file", "stat", "which", "whereis", "type", "command", "echo", "printf", "pwd", "env", "printenv", "tree", "du",
-    "df", "ps", "pgrep", "lsof", "diff", "cmp", "test", "[", "id", "whoami", "date", "uname", "readlink", "realpath",
-    "basename", "dirname", "jq", "sort", "uniq", "cut", "awk", "sed", "xxd", "od", "md5", "md5sum", "shasum",
-    "sha256sum", "true", "sleep", "cd", "nl", "column", "strings", "hexdump",
-];
+const LOOKUPS: &str = "ls ll grep egrep fgrep rg ag find fd cat bat head tail less more wc file stat which whereis type command echo printf pwd env printenv tree du df ps pgrep lsof diff cmp test [ id whoami date uname readlink realpath basename dirname jq sort uniq cut awk sed xxd od md5 md5sum shasum sha256sum true sleep cd nl column strings hexdump";
 
 /// `git` subcommands that only look.
-const GIT_LOOKUPS: [&str; 29] = [
-    "status", "log", "diff", "show", "ls-files", "ls-tree", "rev-parse", "remote", "cat-file", "grep", "blame",
-    "reflog", "describe", "config", "count-objects", "for-each-ref", "show-ref", "shortlog", "rev-list",
-    "merge-base", "name-rev", "check-ignore", "fsck", "verify-pack", "help", "version", "whatchanged",
-    "cherry", "range-diff",
-];
+const GIT_LOOKUPS: &str = "status log diff show ls-files ls-tree rev-parse remote cat-file grep blame reflog describe config count-objects for-each-ref show-ref shortlog rev-list merge-base name-rev check-ignore fsck verify-pack help version whatchanged cherry range-diff";
 
 /// Output filters a command is run through to keep its output short: not part of what ran.
 const FILTERS: [&str; 10] = ["tail", "head", "grep", "rg", "less", "cat", "tee", "sort", "uniq", "wc"];
 
-/// What a run is known by: whitespace collapsed, `cd <dir> &&` (or `;`) in front and output
-/// filters behind (`2>&1`, `2>/dev/null`, `| tail -30`, `| head`, `| grep x`) dropped. Two runs
-/// with one core are the same command run twice.
-pub fn core(command: &str) -> String {
-    let mut c = command.split_whitespace().collect::<Vec<_>>().join(" ");
-    while let Some(end) = c.strip_prefix("cd ").and_then(first_separator) {
-        let rest = c.get(3..).unwrap_or("");
-        let after = rest.get(end..).unwrap_or("");
-        let after = after.strip_prefix("&&").or_else(|| after.strip_prefix(';')).unwrap_or(after);
-        c = text::trim(after).to_owned();
-    }
-    loop {
-        let before = c.clone();
-        for suffix in [" 2>&1", " 2>/dev/null"] {
-            if let Some(s) = c.strip_suffix(suffix) {
-                c = s.to_owned();
-            }
-        }
-        if let Some(bar) = c.rfind('|') {
-            let stage = text::trim(c.get(bar + 1..).unwrap_or(""));
-            let first = stage.split(' ').next().unwrap_or("");
-            let is_or = c.get(..bar).is_some_and(|h| h.ends_with('|'));
-            if !is_or && FILTERS.contains(&first) {
-                c = text::trim(c.get(..bar).unwrap_or("")).to_owned();
-            }
-        }
-        if c == before {
-            return c;
-        }
-    }
+/// One simple command of a command line: the operator before it (`""` for the first, `&&`,
+/// `||`, `;`, `|`) and its words, quotes removed (no expansion).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Stage {
+    pub op: &'static str,
+    pub words: Vec<String>,
 }
 
-/// Where a `cd`'s argument ends (its quotes kept together), at the `&&` or `;` after it.
-fn first_separator(s: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, ch) in s.char_indices() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) => {}
-            None if ch == '"' || ch == '\'' => quote = Some(ch),
-            None if ch == ';' => return Some(i),
-            None if s.get(i..).is_some_and(|r| r.starts_with("&&")) => return Some(i),
-            None if ch == '|' => return None,
-            None => {}
+/// A command line as its stages, split at `&&`, `||`, `;`, `|`, `&` and line ends outside
+/// quotes (`2>&1` is a redirect, a word).
+pub fn stages(command: &str) -> Vec<Stage> {
+    let mut out = vec![Stage { op: "", words: Vec::new() }];
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if let Some(q) = quote {
+            if ch == q {
+                quote = None;
+            } else {
+                word.push(ch);
+            }
+            continue;
         }
-    }
-    None
-}
-
-/// The stages of a command line: split at `&&`, `||`, `;`, `|` and line ends, outside quotes.
-pub fn stages(command: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut quote = None;
-    let mut start = 0;
-    let b = command.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b.get(i).copied().unwrap_or(0);
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == b'"' || c == b'\'' => quote = Some(c),
-            None if matches!(c, b';' | b'|' | b'\n' | b'&') => {
-                let double = b.get(i + 1).is_some_and(|&n| n == c && c != b';' && c != b'\n');
-                // A lone `&` backgrounds a job; `2>&1` is a redirect, not a separator.
-                let redirect = c == b'&' && (i > 0 && b.get(i - 1) == Some(&b'>'));
-                if !redirect && (c != b'&' || double) {
-                    out.push(text::trim(command.get(start..i).unwrap_or("")));
-                    i += if double { 2 } else { 1 };
-                    start = i;
-                    continue;
+        let op = match ch {
+            '"' | '\'' => {
+                quote = Some(ch);
+                quoted = true;
+                continue;
+            }
+            '&' if word.ends_with('>') => None,
+            '&' | '|' if chars.peek() == Some(&ch) => {
+                chars.next();
+                Some(if ch == '&' { "&&" } else { "||" })
+            }
+            '|' => Some("|"),
+            ';' | '&' | '\n' => Some(";"),
+            c if c.is_whitespace() => Some(""),
+            _ => None,
+        };
+        match op {
+            None => word.push(ch),
+            Some(op) => {
+                if quoted || !word.is_empty() {
+                    if let Some(last) = out.last_mut() {
+                        last.words.push(std::mem::take(&mut word));
+                    }
+                    quoted = false;
+                }
+                // A new stage after an operator, unless the one before is still empty.
+                match out.last_mut() {
+                    Some(last) if last.words.is_empty() && !last.op.is_empty() && !op.is_empty() => last.op = op,
+                    Some(last) if !last.words.is_empty() && !op.is_empty() => out.push(Stage { op, words: Vec::new() }),
+                    _ => {}
                 }
             }
-            None => {}
         }
-        i += 1;
     }
-    out.push(text::trim(command.get(start..).unwrap_or("")));
-    out.retain(|s| !s.is_empty());
+    if quoted || !word.is_empty() {
+        if let Some(last) = out.last_mut() {
+            last.words.push(word);
+        }
+    }
+    if out.last().is_some_and(|s| s.words.is_empty()) {
+        out.pop();
+    }
     out
 }
 
-/// The words of one stage, quotes removed (no expansion): enough to read `rm` and `git` arguments.
-pub fn words(stage: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote = None;
-    let mut any = false;
-    for ch in stage.chars() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) => cur.push(ch),
-            None if ch == '"' || ch == '\'' => {
-                quote = Some(ch);
-                any = true;
-            }
-            None if ch.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            None => cur.push(ch),
+/// What a run is known by: its stages without `cd <dir>` in front and output filters behind
+/// (`| tail -30`, `| head`, `| grep x`, a last `2>&1` or `2>/dev/null`), words joined by one
+/// space, quotes removed. Two runs with one core are the same command run twice.
+pub fn core(command: &str) -> String {
+    let mut st = stages(command);
+    while st.len() > 1 && st.first().is_some_and(|s| s.words.first().is_some_and(|w| w == "cd")) && st.get(1).is_some_and(|s| s.op != "|") {
+        st.remove(0);
+        if let Some(first) = st.first_mut() {
+            first.op = "";
         }
     }
-    if any || !cur.is_empty() {
-        out.push(cur);
+    while st.len() > 1 && st.last().is_some_and(|s| s.op == "|" && s.words.first().is_some_and(|w| FILTERS.contains(&w.as_str()))) {
+        st.pop();
+    }
+    if let Some(last) = st.last_mut() {
+        while last.words.last().is_some_and(|w| w == "2>&1" || w == "2>/dev/null") && last.words.len() > 1 {
+            last.words.pop();
+        }
+    }
+    let mut out = String::new();
+    for s in &st {
+        if !s.op.is_empty() {
+            out.push(' ');
+            out.push_str(s.op);
+            out.push(' ');
+        }
+        out.push_str(&s.words.join(" "));
     }
     out
 }
@@ -156,52 +135,49 @@ pub fn git_verb(w: &[String]) -> Option<(usize, &str)> {
 
 /// Whether every stage of a command only looks (`ls`, `grep`, `git status`, `git branch`).
 pub fn is_lookup(command: &str) -> bool {
-    let core = core(command);
-    let stages = stages(&core);
+    let stages = stages(command);
     !stages.is_empty()
         && stages.iter().all(|s| {
-            let w = words(s);
             // `FOO=1 cmd`: the command is after the assignments.
-            let w: Vec<String> = w.into_iter().skip_while(|x| x.contains('=') && !x.starts_with('-')).collect();
+            let w: Vec<&String> = s.words.iter().skip_while(|x| x.contains('=') && !x.starts_with('-')).collect();
             let Some(first) = w.first() else { return true };
-            let name = first.rsplit('/').next().unwrap_or(first);
-            if let Some((at, verb)) = git_verb(&w) {
-                let rest = w.get(at + 1..).unwrap_or(&[]);
+            if let Some((at, verb)) = git_verb(&s.words) {
+                let rest = s.words.get(at + 1..).unwrap_or(&[]);
                 return match verb {
-                    "branch" => !rest.iter().any(|x| x.starts_with('-') && !matches!(x.as_str(), "-a" | "-r" | "-v" | "-vv" | "--list" | "--show-current" | "--all" | "--contains"))
-                        && rest.iter().filter(|x| !x.starts_with('-')).count() == 0,
+                    // `git branch`, `git branch -a`: a listing; `git branch x`, `-D x`: a change.
+                    "branch" => rest.iter().all(|x| matches!(x.as_str(), "-a" | "-r" | "-v" | "-vv" | "--list" | "--show-current" | "--all")),
                     "stash" => rest.first().is_some_and(|x| x == "list" || x == "show"),
                     "worktree" => rest.first().is_some_and(|x| x == "list"),
-                    v => GIT_LOOKUPS.contains(&v),
+                    v => text::one_of(GIT_LOOKUPS, v),
                 };
             }
-            LOOKUPS.contains(&name)
+            text::one_of(LOOKUPS, first.rsplit('/').next().unwrap_or(first))
         })
 }
 
-/// Words that say a line is the error.
-const ERROR_WORDS: [&str; 15] = [
-    "error", "fail", "fatal", "panic", "exception", "denied", "not found", "no such", "cannot", "can't", "unable",
-    "invalid", "refused", "timed out", "killed",
-];
+/// Words that say a line is the error (`_` for a space).
+const ERROR_WORDS: &str = "error fail fatal panic exception denied not_found no_such cannot can't unable invalid refused timed_out killed";
 
 /// The line that says how a failed run failed: the first line of its output (not the engine's
 /// `Exit code N`, not a task runner's echo of the command it runs, `$ biome check`) with an
 /// error word, else the first compiler diagnostic (`path:line:col: message`), else the first line.
 pub fn error_line(output: &str) -> String {
-    let lines: Vec<&str> = output.lines().map(text::trim).filter(|l| !l.is_empty()).collect();
-    let body: Vec<&str> = lines.iter().copied().filter(|l| !is_exit_line(l) && !is_echo(l)).collect();
-    let lower = |l: &str| l.to_lowercase();
-    let found = body
-        .iter()
-        .find(|l| {
-            let l = lower(l);
-            ERROR_WORDS.iter().any(|w| l.contains(w))
-        })
-        .or_else(|| body.iter().find(|l| is_diagnostic(l)))
-        .or_else(|| body.first())
-        .or_else(|| lines.first());
-    found.map_or_else(String::new, |l| (*l).to_owned())
+    let (mut first, mut body, mut diagnostic) = (None, None, None);
+    for l in output.lines().map(text::trim).filter(|l| !l.is_empty()) {
+        first = first.or(Some(l));
+        if is_exit_line(l) || is_echo(l) {
+            continue;
+        }
+        let lower = l.to_ascii_lowercase();
+        if ERROR_WORDS.split(' ').any(|w| lower.contains(&w.replace('_', " "))) {
+            return l.to_owned();
+        }
+        body = body.or(Some(l));
+        if diagnostic.is_none() && is_diagnostic(l) {
+            diagnostic = Some(l);
+        }
+    }
+    diagnostic.or(body).or(first).unwrap_or("").to_owned()
 }
 
 fn is_exit_line(l: &str) -> bool {
@@ -258,6 +234,7 @@ mod tests {
         assert_eq!(core("git checkout HEAD -- x.go && go build ./... 2>&1"), "git checkout HEAD -- x.go && go build ./...");
         assert_eq!(core("a || b"), "a || b");
         assert_eq!(core("cd x"), "cd x");
+        assert_eq!(core("git commit -m \"a  b\""), "git commit -m a  b");
     }
 
     #[test]
@@ -272,12 +249,20 @@ mod tests {
         }
     }
 
+    fn stage(op: &'static str, words: &[&str]) -> Stage {
+        Stage { op, words: words.iter().map(|w| (*w).to_owned()).collect() }
+    }
+
     #[test]
     fn stages_and_words() {
-        assert_eq!(stages("a && b || c; d | e\nf"), vec!["a", "b", "c", "d", "e", "f"]);
-        assert_eq!(stages("echo 'a && b' && go test 2>&1"), vec!["echo 'a && b'", "go test 2>&1"]);
-        assert_eq!(words(r#"git commit -m "a b" 'c d' e"#), vec!["git", "commit", "-m", "a b", "c d", "e"]);
-        assert_eq!(words("rm ''"), vec!["rm", ""]);
+        assert_eq!(
+            stages("a && b || c; d | e\nf & g"),
+            vec![stage("", &["a"]), stage("&&", &["b"]), stage("||", &["c"]), stage(";", &["d"]), stage("|", &["e"]), stage(";", &["f"]), stage(";", &["g"])]
+        );
+        assert_eq!(stages("echo 'a && b' && go test 2>&1"), vec![stage("", &["echo", "a && b"]), stage("&&", &["go", "test", "2>&1"])]);
+        assert_eq!(stages(r#"git commit -m "a b" 'c d' e"#), vec![stage("", &["git", "commit", "-m", "a b", "c d", "e"])]);
+        assert_eq!(stages("rm ''"), vec![stage("", &["rm", ""])]);
+        assert_eq!(stages(" ;; "), vec![]);
     }
 
     #[test]

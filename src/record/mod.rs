@@ -22,14 +22,15 @@
 //!   TaskCreate tasks no later TaskUpdate completed or deleted.
 //!
 //! The record ranks by what a continuing model needs ([`Item`]'s order: failures, commits,
-//! branches, todos, then files), newest first within a kind, and is bounded ([`MAX_ITEMS`], each
+//! branches, todos, files created or deleted, files edited), newest first within a kind (todos
+//! in their list's order), and is bounded ([`MAX_ITEMS`], each
 //! text cut to [`TEXT_CHARS`]). Which items the summary already says, and how many fit after
 //! it, is the audit's to judge (`crate::audit::block`): the record itself keeps everything, and
 //! [`render_full`] writes all of it at the end of the history file.
 
 pub mod command;
 
-use serde::Deserialize;
+use serde_json::Value;
 
 use crate::message::Messages;
 use crate::text;
@@ -78,14 +79,15 @@ pub enum Item {
 }
 
 impl Item {
+    #[cfg(test)]
     fn rank(&self) -> u8 {
         match self {
             Item::Failed { .. } => 0,
             Item::Commit { .. } => 1,
             Item::Branch { .. } => 2,
-            Item::Todo { progress: Progress::Doing, .. } => 3,
-            Item::Todo { progress: Progress::Pending, .. } => 4,
-            Item::File { change, .. } => 5 + *change as u8,
+            Item::Todo { .. } => 3,
+            Item::File { change: Change::Deleted | Change::Created, .. } => 4,
+            Item::File { change: Change::Edited, .. } => 5,
         }
     }
 
@@ -111,24 +113,26 @@ pub struct Record {
     pub items: Vec<Item>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Input {
-    command: Option<String>,
-    file_path: Option<String>,
-    notebook_path: Option<String>,
-    todos: Option<Vec<TodoInput>>,
-    subject: Option<String>,
-    #[serde(rename = "taskId")]
-    task_id: Option<serde_json::Value>,
-    status: Option<String>,
-}
+/// A tool's input, read as JSON (the audit reads it so too: no parser of its own for the .wasm).
+struct Input(Value);
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct TodoInput {
-    content: Option<String>,
-    status: Option<String>,
+impl Input {
+    fn read(raw: Option<&str>) -> Input {
+        Input(raw.and_then(|r| serde_json::from_str(r).ok()).unwrap_or(Value::Null))
+    }
+
+    fn text(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+
+    /// A task's number, as text or as a number (`String(id)`).
+    fn task_id(&self) -> Option<String> {
+        match self.0.get("taskId")? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    }
 }
 
 /// A result that says the call never ran as asked: the person rejected it, a sibling call
@@ -145,113 +149,155 @@ const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 /// One line of at most [`TEXT_CHARS`] units: whitespace collapsed, a long text cut in its middle
 /// at `…` (its start and its end are what tell commands and paths apart).
 pub fn cut(s: &str) -> String {
-    let one = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let len = text::len16(&one);
-    if len <= TEXT_CHARS {
-        return one;
-    }
-    let head = text::head(&one, TEXT_CHARS * 7 / 10);
-    let tail = text::tail(&one, len - (TEXT_CHARS - text::len16(head) - 1));
-    format!("{head}…{tail}")
+    text::one_line(s, TEXT_CHARS)
+}
+
+/// What a reading has found so far, kind by kind, oldest first.
+#[derive(Default)]
+struct Found {
+    /// Each command's last run, by its core, when it failed.
+    failed: Vec<(String, Item)>,
+    commits: Vec<Item>,
+    branches: Vec<String>,
+    files: Vec<(String, Change)>,
+    /// The last TodoWrite list's open items.
+    list: Vec<Item>,
+    /// TaskCreate's tasks: number, subject, and how far it is while it is open.
+    tasks: Vec<(String, String, Option<Progress>)>,
 }
 
 /// The record of a conversation, from its tool calls.
 pub fn read(messages: &Messages) -> Record {
-    let mut runs: Vec<(String, String, bool, String, usize)> = Vec::new(); // core, command, failed, error, message
-    let mut commits = Vec::new();
-    let mut branches: Vec<String> = Vec::new();
-    let mut files: Vec<(String, Change)> = Vec::new();
-    let mut list: Vec<(String, Progress)> = Vec::new();
-    let mut tasks: Vec<(String, String, Option<Progress>)> = Vec::new(); // id, subject, open?
+    let mut found = Found::default();
     for (index, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
         for u in &m.tool_uses.0 {
-            let tool = u.tool.as_str().unwrap_or("");
-            let input: Input = u.input.as_ref().and_then(|r| serde_json::from_str(r.get()).ok()).unwrap_or_default();
-            let out = u.text.as_deref();
-            let failed = u.is_error.truthy();
-            match tool {
-                "Bash" => {
-                    let (Some(cmd), Some(out)) = (input.command.as_deref(), out) else { continue };
-                    if failed && NEVER_RAN.iter().any(|n| out.contains(n)) {
-                        continue;
-                    }
-                    if !command::is_lookup(cmd) {
-                        let core = command::core(cmd);
-                        let error = if failed { cut(&command::error_line(out)) } else { String::new() };
-                        runs.retain(|r| r.0 != core);
-                        runs.push((core, cut(cmd), failed, error, index));
-                    }
-                    if !failed {
-                        bash_effects(cmd, out, &mut commits, &mut branches, &mut files);
+            let input = Input::read(u.input.as_ref().map(|r| r.get()));
+            let (tool, out, failed) = (u.tool.as_str().unwrap_or(""), u.text.as_deref(), u.is_error.truthy());
+            if tool == "Bash" {
+                if let (Some(cmd), Some(out)) = (input.text("command"), out) {
+                    bash(&mut found, cmd, out, failed, index);
+                }
+            } else if EDIT_TOOLS.contains(&tool) {
+                let path = input.text("file_path").or_else(|| input.text("notebook_path")).unwrap_or("");
+                if !failed && !path.is_empty() {
+                    if let Some(out) = out {
+                        let created = tool == "Write" && out.starts_with("File created successfully");
+                        note_file(&mut found.files, cut(path), if created { Change::Created } else { Change::Edited });
                     }
                 }
-                t if EDIT_TOOLS.contains(&t) => {
-                    if failed || out.is_none() {
-                        continue;
-                    }
-                    let Some(path) = input.file_path.or(input.notebook_path).filter(|p| !p.is_empty()) else { continue };
-                    let created = t == "Write" && out.is_some_and(|o| o.starts_with("File created successfully"));
-                    note_file(&mut files, cut(&path), if created { Change::Created } else { Change::Edited });
-                }
-                "TodoWrite" if !failed => {
-                    if let Some(todos) = input.todos {
-                        list = todos
-                            .into_iter()
-                            .filter_map(|t| {
-                                let progress = match t.status.as_deref() {
-                                    Some("completed") => return None,
-                                    Some("in_progress") => Progress::Doing,
-                                    _ => Progress::Pending,
-                                };
-                                t.content.filter(|c| !text::trim(c).is_empty()).map(|c| (cut(&c), progress))
-                            })
-                            .collect();
-                    }
-                }
-                "TaskCreate" if !failed => {
-                    let id = out.and_then(task_number);
-                    if let (Some(id), Some(subject)) = (id, input.subject) {
-                        tasks.push((id, cut(&subject), Some(Progress::Pending)));
-                    }
-                }
-                "TaskUpdate" if !failed => {
-                    let id = match &input.task_id {
-                        Some(serde_json::Value::String(s)) => s.clone(),
-                        Some(serde_json::Value::Number(n)) => n.to_string(),
-                        _ => continue,
-                    };
-                    if let Some(task) = tasks.iter_mut().find(|t| t.0 == id) {
-                        if let Some(s) = input.subject {
-                            task.1 = cut(&s);
-                        }
-                        task.2 = match input.status.as_deref() {
-                            Some("completed" | "deleted") => None,
-                            Some("in_progress") => Some(Progress::Doing),
-                            Some(_) => Some(Progress::Pending),
-                            None => task.2,
-                        };
-                    }
-                }
-                _ => {}
+            } else if !failed {
+                todos(&mut found, tool, &input, out);
             }
         }
     }
+    ranked(found)
+}
+
+/// One Bash call: a failure or the success that resolves it, and what it made.
+fn bash(found: &mut Found, cmd: &str, out: &str, failed: bool, index: usize) {
+    if failed && NEVER_RAN.iter().any(|n| out.contains(n)) {
+        return;
+    }
+    if !command::is_lookup(cmd) {
+        let core = command::core(cmd);
+        if let Some(i) = found.failed.iter().position(|f| f.0 == core) {
+            found.failed.remove(i);
+        }
+        if failed {
+            let item = Item::Failed { command: cut(cmd), error: cut(&command::error_line(out)), message: index };
+            found.failed.push((core, item));
+        }
+    }
+    if !failed {
+        bash_effects(cmd, out, found);
+    }
+}
+
+/// TodoWrite's list, TaskCreate's and TaskUpdate's tasks.
+fn todos(found: &mut Found, tool: &str, input: &Input, out: Option<&str>) {
+    match tool {
+        "TodoWrite" => {
+            let Some(todos) = input.0.get("todos").and_then(Value::as_array) else { return };
+            found.list.clear();
+            for t in todos {
+                let progress = match t.get("status").and_then(Value::as_str) {
+                    Some("completed") => continue,
+                    Some("in_progress") => Progress::Doing,
+                    _ => Progress::Pending,
+                };
+                match t.get("content").and_then(Value::as_str) {
+                    Some(c) if !text::trim(c).is_empty() => found.list.push(Item::Todo { text: cut(c), progress }),
+                    _ => {}
+                }
+            }
+        }
+        "TaskCreate" => {
+            if let (Some(id), Some(subject)) = (out.and_then(task_number), input.text("subject")) {
+                found.tasks.push((id, cut(subject), Some(Progress::Pending)));
+            }
+        }
+        "TaskUpdate" => {
+            let Some(id) = input.task_id() else { return };
+            let Some(task) = found.tasks.iter_mut().find(|t| t.0 == id) else { return };
+            if let Some(subject) = input.text("subject") {
+                task.1 = cut(subject);
+            }
+            if task.2.is_some() {
+                task.2 = match input.text("status") {
+                    Some("completed" | "deleted") => None,
+                    Some("in_progress") => Some(Progress::Doing),
+                    Some(_) => Some(Progress::Pending),
+                    None => task.2,
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The items in rank order: failures, commits, branches, newest first; todos in their list's
+/// order; files created or deleted, then edited, newest first. At most [`MAX_ITEMS`].
+fn ranked(found: Found) -> Record {
+    let Found { failed, mut commits, mut branches, files, list, tasks } = found;
     // A branch made and committed on is named once, with its commits.
     for c in &mut commits {
         if let Item::Commit { branch, made, .. } = c {
-            *made = branches.contains(branch);
+            *made = branches.iter().any(|b| b == branch);
         }
     }
-    branches.retain(|b| !commits.iter().any(|c| matches!(c, Item::Commit { branch, .. } if branch == b)));
+    for c in &commits {
+        if let Item::Commit { branch, made: true, .. } = c {
+            if let Some(i) = branches.iter().position(|b| b == branch) {
+                branches.remove(i);
+            }
+        }
+    }
     let mut items: Vec<Item> = Vec::new();
-    items.extend(runs.into_iter().rev().filter(|r| r.2).map(|r| Item::Failed { command: r.1, error: r.3, message: r.4 }));
-    items.extend(commits.into_iter().rev());
-    items.extend(branches.into_iter().rev().map(|name| Item::Branch { name }));
-    items.extend(list.into_iter().map(|(text, progress)| Item::Todo { text, progress }));
-    items.extend(tasks.into_iter().filter_map(|(_, text, p)| p.map(|progress| Item::Todo { text, progress })));
-    items.extend(files.into_iter().rev().map(|(path, change)| Item::File { path, change }));
-    items.sort_by_key(Item::rank);
+    for f in failed.into_iter().rev() {
+        items.push(f.1);
+    }
+    for c in commits.into_iter().rev() {
+        items.push(c);
+    }
+    for name in branches.into_iter().rev() {
+        items.push(Item::Branch { name });
+    }
+    for t in list {
+        items.push(t);
+    }
+    for (_, text, progress) in tasks {
+        if let Some(progress) = progress {
+            items.push(Item::Todo { text, progress });
+        }
+    }
+    for made in [true, false] {
+        for (path, change) in files.iter().rev() {
+            if (*change != Change::Edited) == made {
+                items.push(Item::File { path: path.clone(), change: *change });
+            }
+        }
+    }
     items.truncate(MAX_ITEMS);
     Record { items }
 }
@@ -283,11 +329,12 @@ fn task_number(out: &str) -> Option<String> {
 
 /// What a successful command made: commits (from git's output), branches and deleted files (from
 /// its words).
-fn bash_effects(cmd: &str, out: &str, commits: &mut Vec<Item>, branches: &mut Vec<String>, files: &mut Vec<(String, Change)>) {
+fn bash_effects(cmd: &str, out: &str, found: &mut Found) {
+    let Found { commits, branches, files, .. } = found;
     let mut committed = false;
     for stage in command::stages(cmd) {
-        let w = command::words(stage);
-        if let Some((at, verb)) = command::git_verb(&w) {
+        let w = &stage.words;
+        if let Some((at, verb)) = command::git_verb(w) {
             let rest = w.get(at + 1..).unwrap_or(&[]);
             match verb {
                 "commit" => committed = true,
@@ -297,12 +344,9 @@ fn bash_effects(cmd: &str, out: &str, commits: &mut Vec<Item>, branches: &mut Ve
                         note_branch(branches, name);
                     }
                 }
-                "branch" => {
-                    let names: Vec<&String> = rest.iter().filter(|x| !x.starts_with('-')).collect();
-                    if !rest.iter().any(|x| x.starts_with('-')) && (1..=2).contains(&names.len()) {
-                        if let Some(name) = names.first() {
-                            note_branch(branches, name);
-                        }
+                "branch" if !rest.iter().any(|x| x.starts_with('-')) && (1..=2).contains(&rest.len()) => {
+                    if let Some(name) = rest.first() {
+                        note_branch(branches, name);
                     }
                 }
                 "worktree" if rest.first().is_some_and(|x| x == "add") => {
@@ -320,7 +364,9 @@ fn bash_effects(cmd: &str, out: &str, commits: &mut Vec<Item>, branches: &mut Ve
     if committed {
         for line in out.lines() {
             if let Some(c) = commit_line(line) {
-                commits.retain(|x| !matches!(x, Item::Commit { sha, .. } if *sha == c.0));
+                if let Some(i) = commits.iter().position(|x| matches!(x, Item::Commit { sha, .. } if *sha == c.0)) {
+                    commits.remove(i);
+                }
                 commits.push(Item::Commit { sha: c.0, branch: c.1, subject: c.2, made: false });
             }
         }
@@ -332,7 +378,9 @@ fn note_branch(branches: &mut Vec<String>, name: &str) {
         return;
     }
     let name = cut(name);
-    branches.retain(|b| *b != name);
+    if let Some(i) = branches.iter().position(|b| *b == name) {
+        branches.remove(i);
+    }
     branches.push(name);
 }
 
@@ -366,17 +414,24 @@ pub fn render_full(record: &Record) -> Option<String> {
 
 /// The record's section within `chars` UTF-16 units: its best ranked items, and how many more.
 pub fn render_within(record: &Record, chars: usize) -> Option<String> {
-    if record.items.is_empty() {
+    let all: Vec<&Item> = record.items.iter().collect();
+    render(FULL_HEAD, &all, chars, "")
+}
+
+/// `head`, then one line per item while they fit in `chars` UTF-16 units with room for the
+/// line that counts the rest ("- … and N more{more}"). `None` for no items.
+pub fn render(head: &str, items: &[&Item], chars: usize, more: &str) -> Option<String> {
+    if items.is_empty() {
         return None;
     }
-    let mut out = String::from(FULL_HEAD);
-    let mut used = text::len16(FULL_HEAD);
-    for (k, item) in record.items.iter().enumerate() {
+    let mut out = String::from(head);
+    let mut used = text::len16(head);
+    for (k, item) in items.iter().enumerate() {
         let line = item.line();
-        let left = record.items.len() - k;
-        let tail = if left > 1 { 40 } else { 0 };
+        let left = items.len() - k;
+        let tail = if left > 1 { 20 + text::len16(more) } else { 0 };
         if used.saturating_add(text::len16(&line) + 1 + tail) > chars {
-            out.push_str(&format!("\n- … and {left} more"));
+            out.push_str(&format!("\n- … and {left} more{more}"));
             break;
         }
         used += text::len16(&line) + 1;

@@ -119,7 +119,7 @@ fn open_todos_from_the_last_list_and_the_tasks() {
     ])));
     assert_eq!(
         lines(&r),
-        vec!["- open todo (in progress): add tests", "- open todo (in progress): Run fmt, lint, and tests", "- open todo: update docs"]
+        vec!["- open todo (in progress): add tests", "- open todo: update docs", "- open todo (in progress): Run fmt, lint, and tests"]
     );
 }
 
@@ -132,7 +132,7 @@ fn the_ranks_put_failures_then_commits_then_todos_then_files() {
         bash("cargo test", "Exit code 101\nerror: test failed", true),
     ])));
     let kinds: Vec<u8> = r.items.iter().map(Item::rank).collect();
-    assert_eq!(kinds, vec![0, 1, 4, 7]);
+    assert_eq!(kinds, vec![0, 1, 3, 5]);
 }
 
 #[test]
