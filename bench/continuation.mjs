@@ -513,7 +513,7 @@ export function seeded(c, all) {
 }
 
 // The check's lines as compact-plus writes them (src/attribution): `- "<passage>" …`, after its head.
-export const FLAG_HEAD = 'compact-plus checked what the summary says the user said against the user\'s messages'
+export const FLAG_HEAD = 'compact-plus: words the summary above gives the user that match none of the user\'s messages'
 
 /** The flagged passages in a context: the quoted text of each flag line. */
 export function flagsIn(raw) {
@@ -521,7 +521,7 @@ export function flagsIn(raw) {
   if (at < 0) return []
   const out = []
   for (const line of raw.slice(at).split('\n').slice(1)) {
-    const m = /^- "(.*)" matches none of the user's messages/.exec(line)
+    const m = /^- "(.*)" \((?:nearest: \[\d+\] ".*"|no message of the user's)\)$/.exec(line)
     if (!m) break
     out.push(m[1])
   }
@@ -551,7 +551,8 @@ async function resume(c, variant, summary, opts) {
     turnTimeoutMs: 90000, sessionTimeoutMs: 180000,
   })
   const compaction = run.compactionRequests.length
-  const after = run.normalRequests.findLast((r) => JSON.stringify(r.body?.messages?.at(-1) ?? '').includes(TURN))
+  // The turn's prompt is its last message but the `system` ones 2.1.328 sends mid-conversation.
+  const after = run.normalRequests.findLast((r) => JSON.stringify((r.body?.messages ?? []).filter((m) => m.role !== 'system').at(-1) ?? '').includes(TURN))
   const out = { ok: run.ok && compaction === 1 && !!after, ctx: contextOf(after), workDir, why: null }
   if (!out.ok) out.why = `ok ${run.ok}, summarizer requests ${compaction}, turn request ${!!after}; ${run.timedOut ?? ''} ${run.stderr.slice(-300)}`
   if (!opts.keep && out.ok) run.cleanup()

@@ -115,12 +115,13 @@ fn split_words(s: &str) -> impl Iterator<Item = (&str, bool, bool)> {
         let from = rest.get(start..)?;
         let len = from.find(ends_word).unwrap_or(from.len());
         let raw = from.get(..len)?;
-        let word = raw.trim_end_matches(not_alphanumeric);
+        let word = alphanumeric_core(raw);
         let trailing = raw.get(word.len()..).unwrap_or("");
         let after = from.get(len..).unwrap_or("");
         let gap: &str = after.get(..after.find(char::is_alphanumeric).unwrap_or(after.len())).unwrap_or("");
-        let pause = trailing.contains(['.', '?', '!']) || gap.trim_start_matches(' ').starts_with([',', '.', ';', ':', '?', '!']);
-        let end = trailing.contains(['.', '?', '!']) || gap.contains(['.', '?', '!', '\n']);
+        let stop = |c: char| matches!(c, '.' | '?' | '!');
+        let pause = trailing.chars().any(stop) || gap.trim_start_matches(' ').chars().next().is_some_and(|c| stop(c) || matches!(c, ',' | ';' | ':'));
+        let end = trailing.chars().any(stop) || gap.chars().any(|c| stop(c) || c == '\n');
         rest = after;
         if !word.is_empty() {
             return Some((word, pause, end));
@@ -128,8 +129,11 @@ fn split_words(s: &str) -> impl Iterator<Item = (&str, bool, bool)> {
     })
 }
 
-fn not_alphanumeric(c: char) -> bool {
-    !c.is_alphanumeric()
+/// `s` from its first letter or digit to its last.
+fn alphanumeric_core(s: &str) -> &str {
+    let start = s.find(char::is_alphanumeric).unwrap_or(s.len());
+    let end = s.char_indices().rev().find(|(_, c)| c.is_alphanumeric()).map_or(start, |(i, c)| i + c.len_utf8());
+    s.get(start..end.max(start)).unwrap_or("")
 }
 
 /// A word goes on through letters, digits and an inner `'`, `.`, `/` or `-`.
@@ -205,7 +209,7 @@ pub fn fragments(folded: &str) -> Vec<&str> {
     }
     let pieces: Vec<&str> = pieces
         .into_iter()
-        .map(|p| p.trim_matches(not_alphanumeric))
+        .map(alphanumeric_core)
         .filter(|p| p.chars().any(char::is_alphanumeric))
         .collect();
     if pieces.len() <= 1 {
@@ -258,14 +262,15 @@ fn loosely(passage: &Text, message: &Text) -> (f64, bool) {
     let slot = |w: &Word| w.stem.and_then(number).map(|k| (k, w.negated));
     let width = (passage.words.len() * 2).max(WINDOW_MIN);
     // Per word: how often the stretch has it, and how often turned.
-    let mut counts = vec![[0usize; 2]; index.len()];
+    let mut seen = vec![0usize; index.len()];
+    let mut turned_in = vec![0usize; index.len()];
     let (mut covered, mut best, mut loose, mut left) = (0usize, 0usize, false, 0usize);
     for (i, w) in message.words.iter().enumerate() {
         if let Some((k, neg)) = slot(w) {
-            if let Some(c) = counts.get_mut(k) {
-                c[0] += 1;
-                c[1] += usize::from(neg);
-                covered += usize::from(c[0] == 1);
+            if let (Some(c), Some(t)) = (seen.get_mut(k), turned_in.get_mut(k)) {
+                *c += 1;
+                *t += usize::from(neg);
+                covered += usize::from(*c == 1);
             }
         }
         while left <= i
@@ -273,17 +278,17 @@ fn loosely(passage: &Text, message: &Text) -> (f64, bool) {
                 || message.words.get(left).is_some_and(|l| w.sentence - l.sentence > passage.breaks))
         {
             if let Some((k, neg)) = message.words.get(left).and_then(slot) {
-                if let Some(c) = counts.get_mut(k) {
-                    c[0] -= 1;
-                    c[1] -= usize::from(neg);
-                    covered -= usize::from(c[0] == 0);
+                if let (Some(c), Some(t)) = (seen.get_mut(k), turned_in.get_mut(k)) {
+                    *c -= 1;
+                    *t -= usize::from(neg);
+                    covered -= usize::from(*c == 0);
                 }
             }
             left += 1;
         }
         best = best.max(covered);
         if !loose && covered as f64 >= LOOSE * index.len() as f64 {
-            loose = counts.iter().zip(&turned).all(|(c, t)| c[0] == 0 || (c[1] > 0) == *t);
+            loose = (0..index.len()).all(|k| seen.get(k) == Some(&0) || (turned_in.get(k) > Some(&0)) == turned.get(k).is_some_and(|t| *t));
         }
     }
     (best as f64 / index.len() as f64, loose)

@@ -176,23 +176,24 @@ pub fn check(summary: &str, said: &[Said]) -> Checked {
 }
 
 /// The first line of the flags (the benchmark finds them by it).
-pub const HEAD: &str = "compact-plus checked what the summary says the user said against the user's messages: these passages match none of them, even loosely. Go by the user's own words (the history file has each message under its number):";
+pub const HEAD: &str = "compact-plus: words the summary above gives the user that match none of the user's messages, even loosely; go by the user's own words (the history file has each message under its number):";
 const PASSAGE_CHARS: usize = 160;
 const NEAREST_CHARS: usize = 80;
 
-/// The flags as the model reads them, one line each, or `None` when there are none.
-pub fn render(flags: &[Flag]) -> Option<String> {
+/// The flags as the model reads them, one line each, or `None` when there are none. `clean`
+/// redacts each quoted text before it is cut (a credential cut in two is not known as one).
+pub fn render(flags: &[Flag], clean: &dyn Fn(&str) -> String) -> Option<String> {
     if flags.is_empty() {
         return None;
     }
     let mut out = String::from(HEAD);
     for f in flags.iter().take(MAX_FLAGS) {
-        let passage = text::one_line(&f.passage, PASSAGE_CHARS);
+        let passage = text::one_line(&clean(&f.passage), PASSAGE_CHARS);
         let nearest = match &f.nearest {
-            Some((n, t)) => format!("the nearest is [{n}]: \"{}\"", text::one_line(t, NEAREST_CHARS)),
-            None => "the conversation has no message of the user's".into(),
+            Some((n, t)) => format!("nearest: [{n}] \"{}\"", text::one_line(&clean(t), NEAREST_CHARS)),
+            None => "no message of the user's".into(),
         };
-        out.push_str(&format!("\n- \"{passage}\" matches none of the user's messages; {nearest}"));
+        out.push_str(&format!("\n- \"{passage}\" ({nearest})"));
     }
     if flags.len() > MAX_FLAGS {
         out.push_str(&format!("\n- … and {} more", flags.len() - MAX_FLAGS));

@@ -80,9 +80,14 @@ fn is_list_heading(line: &str) -> bool {
     let t = t.strip_prefix('.').unwrap_or(t).trim_start().trim_start_matches('*').trim_start();
     let lower = t.to_ascii_lowercase();
     let Some(rest) = lower.strip_prefix("all user messages") else { return false };
-    let rest = rest.trim_start_matches(['*', ':', ' ']);
+    let rest = rest.trim_start_matches(heading_mark);
     // A parenthesis may follow ("(verbatim)"); a sentence may not.
     rest.is_empty() || rest.starts_with('(')
+}
+
+/// `**`, `:` and spaces around a heading's words.
+fn heading_mark(c: char) -> bool {
+    c == '*' || c == ':' || c == ' '
 }
 
 /// The list ends at the next heading or numbered section no deeper than its own heading.

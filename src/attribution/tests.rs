@@ -42,7 +42,7 @@ fn a_faithful_summary_is_not_flagged() {
     let c = check(REAL_SHAPE, &said(&convo()));
     assert_eq!(c.flags, vec![]);
     assert_eq!((c.passages, c.before), (7, 0));
-    assert_eq!(render(&c.flags), None);
+    assert_eq!(render(&c.flags, &|t| t.to_owned()), None);
 }
 
 #[test]
@@ -55,9 +55,9 @@ fn invented_and_turned_requests_are_flagged_with_the_nearest_message() {
     let flagged: Vec<&str> = c.flags.iter().map(|f| f.passage.as_str()).collect();
     assert_eq!(flagged, vec!["rewrite the parser in Go", "push now, run the tests first", "Also delete the old migrations folder before you commit"]);
     assert_eq!(c.flags.get(1).and_then(|f| f.nearest.as_ref()).map(|n| n.0), Some(1), "the rejection is the nearest");
-    let r = render(&c.flags).unwrap_or_default();
+    let r = render(&c.flags, &|t| t.to_owned()).unwrap_or_default();
     assert!(r.starts_with(HEAD));
-    assert!(r.contains("\n- \"push now, run the tests first\" matches none of the user's messages; the nearest is [1]: \"no don't push yet, run the tests first\""), "{r}");
+    assert!(r.contains("\n- \"push now, run the tests first\" (nearest: [1] \"no don't push yet, run the tests first\")"), "{r}");
     assert_eq!(r.lines().count(), 4);
 }
 
@@ -94,13 +94,23 @@ fn bounded_and_odd_input() {
     assert_eq!(check("", &[]), Checked::default());
     let c = check("6. All user messages:\n - \"do the thing now please\"\n", &[]);
     assert_eq!(c.flags.first().map(|f| f.nearest.clone()), Some(None));
-    assert!(render(&c.flags).is_some_and(|r| r.contains("the conversation has no message of the user's")));
+    assert!(render(&c.flags, &|t| t.to_owned()).is_some_and(|r| r.contains("(no message of the user's)")));
     let many: String = (0..50).map(|i| format!(" - \"invented request number {i} about zebras\"\n")).collect();
     let c = check(&format!("6. All user messages:\n{many}"), &said(&convo()));
     assert_eq!(c.flags.len(), 50);
-    let r = render(&c.flags).unwrap_or_default();
+    let r = render(&c.flags, &|t| t.to_owned()).unwrap_or_default();
     assert_eq!(r.lines().count(), 1 + MAX_FLAGS + 1);
     assert!(r.ends_with("- … and 42 more"));
     let long = session(json!([{"role": "user", "text": "w ".repeat(100_000)}]));
     assert!(said(&long).first().is_some_and(|s| text::len16(&s.text) <= SAID_CHARS));
+}
+
+#[test]
+fn flags_are_redacted_before_they_are_cut() {
+    const TOKEN: &str = "ghp_8fK2mQx9TzL4vB7nR1wY5cJ3hD6sG0aPeU2i";
+    let clean = |t: &str| t.replace(TOKEN, "[REDACTED:github]");
+    let long = format!("{} {TOKEN} {}", "word ".repeat(20), "more ".repeat(30));
+    let flags = vec![Flag { passage: long.clone(), nearest: Some((3, long)) }];
+    let r = render(&flags, &clean).unwrap_or_default();
+    assert!(!r.contains(&TOKEN[..10]) && !r.contains(&TOKEN[TOKEN.len() - 10..]), "{r}");
 }

@@ -13,7 +13,7 @@ use super::render::{dropped_within, render};
 pub const BLOCK_CHARS: usize = 6000;
 
 /// The work record's heading in the block.
-pub const RECORD_INTRO: &str = "compact-plus: from the work before this compaction, what the summary above does not say (the work record at the end of the history file has all of it):";
+pub const RECORD_INTRO: &str = "compact-plus: work before this compaction the summary above leaves out (the whole work record ends the history file):";
 
 /// What the line counting the record's items with no room says of them.
 const MORE: &str = " in the work record at the end of the history file";
@@ -23,6 +23,8 @@ pub struct Lost<'a> {
     pub record: Option<&'a Record>,
     pub mentions: Option<&'a Mentions>,
     pub flags: &'a [Flag],
+    /// Redaction, for the texts the flags quote before they are cut.
+    pub clean: &'a dyn Fn(&str) -> String,
 }
 
 /// The block, or `None` when the summary lost nothing. `kept`: the texts the next model has
@@ -31,7 +33,7 @@ pub fn block(lost: &Lost, kept: &[&str]) -> Option<String> {
     let hay = Haystack::new(kept);
     let mut parts: Vec<String> = Vec::new();
     let mut room = BLOCK_CHARS;
-    if let Some(flags) = attribution::render(lost.flags) {
+    if let Some(flags) = attribution::render(lost.flags, lost.clean) {
         room = room.saturating_sub(text::len16(&flags) + 2);
         parts.push(flags);
     }
@@ -86,6 +88,10 @@ mod tests {
     use crate::record;
     use serde_json::{json, Value};
 
+    fn same(t: &str) -> String {
+        t.to_owned()
+    }
+
     fn bash(command: &str, out: &str, error: bool) -> Value {
         json!({"role": "assistant", "text": "", "toolUses": [{"tool": "Bash", "input": {"command": command}, "text": out, "isError": error}]})
     }
@@ -108,14 +114,14 @@ mod tests {
     #[test]
     fn what_the_summary_lacks_once_record_first() {
         let m = work();
-        let r = record::read(&m);
+        let r = record::read(&m, &same);
         let mentions = collect(&m);
         let summary = "Edited src/app.rs on a new branch.";
-        let b = block(&Lost { record: Some(&r), mentions: Some(&mentions), flags: &[] }, &[summary]).unwrap_or_default();
+        let b = block(&Lost { record: Some(&r), mentions: Some(&mentions), flags: &[], clean: &same }, &[summary]).unwrap_or_default();
         let at_record = b.find(RECORD_INTRO).unwrap_or(usize::MAX);
         let at_audit = b.find(INTRO).unwrap_or(usize::MAX);
         assert!(at_record < at_audit && at_audit < usize::MAX, "{b}");
-        assert!(b.contains("- failed, not run successfully since ([4]): `cargo test` → error[E0308]: mismatched types in src/app.rs"), "{b}");
+        assert!(b.contains("- last run failed ([4]): `cargo test` → error[E0308]: mismatched types in src/app.rs"), "{b}");
         assert!(b.contains("- commit 1a2b3c4d on feature/x (a branch made here): Fix the build"), "{b}");
         assert!(!b.contains("file edited"), "the summary names src/app.rs: {b}");
         // The commit beats the path named twelve times, and nothing is named twice.
@@ -128,11 +134,11 @@ mod tests {
     #[test]
     fn what_the_summary_says_is_left_out() {
         let m = work();
-        let r = record::read(&m);
+        let r = record::read(&m, &same);
         let summary = "On feature/x, committed 1a2b3c4 (Fix the build). `cargo test` still fails: error[E0308]: mismatched types in src/app.rs.";
-        assert_eq!(block(&Lost { record: Some(&r), mentions: None, flags: &[] }, &[summary]), None);
+        assert_eq!(block(&Lost { record: Some(&r), mentions: None, flags: &[], clean: &same }, &[summary]), None);
         // The command alone, without how it failed, is not enough.
-        let b = block(&Lost { record: Some(&r), mentions: None, flags: &[] }, &["On feature/x, committed 1a2b3c4. Ran cargo test."]);
+        let b = block(&Lost { record: Some(&r), mentions: None, flags: &[], clean: &same }, &["On feature/x, committed 1a2b3c4. Ran cargo test."]);
         assert!(b.is_some_and(|b| b.contains("`cargo test` →") && !b.contains("commit 1a2b3c4d")));
     }
 
@@ -140,22 +146,22 @@ mod tests {
     fn within_the_budget_and_the_rest_named() {
         let rows: Vec<Value> = (0..200).map(|i| bash(&format!("make target{i} {}", "x".repeat(120)), &format!("Exit code 2\nerror: target {i} {}", "y".repeat(120)), true)).collect();
         let m = parse_messages(&Value::Array(rows).to_string());
-        let r = record::read(&m);
+        let r = record::read(&m, &same);
         let mentions = collect(&m);
         let flags: Vec<Flag> = (0..20).map(|i| Flag { passage: format!("invented request {i} {}", "z".repeat(200)), nearest: Some((i, "w".repeat(300))) }).collect();
-        let b = block(&Lost { record: Some(&r), mentions: Some(&mentions), flags: &flags }, &["summary"]).unwrap_or_default();
+        let b = block(&Lost { record: Some(&r), mentions: Some(&mentions), flags: &flags, clean: &same }, &["summary"]).unwrap_or_default();
         assert!(text::len16(&b) <= BLOCK_CHARS, "{}", text::len16(&b));
         assert!(b.contains(attribution::HEAD) && b.contains(RECORD_INTRO));
         assert!(b.contains("more in the work record at the end of the history file"), "{b}");
         // Without a record the audit keeps its own cap.
-        let a = block(&Lost { record: None, mentions: Some(&mentions), flags: &[] }, &["summary"]).unwrap_or_default();
+        let a = block(&Lost { record: None, mentions: Some(&mentions), flags: &[], clean: &same }, &["summary"]).unwrap_or_default();
         assert!(text::len16(&a) <= MAX_LISTED_CHARS);
     }
 
     #[test]
     fn nothing_lost_no_block() {
-        assert_eq!(block(&Lost { record: None, mentions: None, flags: &[] }, &["x"]), None);
+        assert_eq!(block(&Lost { record: None, mentions: None, flags: &[], clean: &same }, &["x"]), None);
         let empty = record::Record::default();
-        assert_eq!(block(&Lost { record: Some(&empty), mentions: Some(&Mentions::default()), flags: &[] }, &[]), None);
+        assert_eq!(block(&Lost { record: Some(&empty), mentions: Some(&Mentions::default()), flags: &[], clean: &same }, &[]), None);
     }
 }

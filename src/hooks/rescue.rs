@@ -125,7 +125,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     let handoff_text =
         handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
-    let work = gathered.record.take().unwrap_or_else(|| record::read(messages));
+    let work = gathered.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
     let (tier, body) = match t1.summary {
         Some(s) => (1, s),
         None => {
@@ -151,7 +151,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
             let flags = if tier == 1 { attribution::check(&body, &attribution::said(messages)).flags } else { Vec::new() };
-            let lost = audit::Lost { record: Some(&work), mentions: Some(&mentions), flags: &flags };
+            let lost = audit::Lost { record: Some(&work), mentions: Some(&mentions), flags: &flags, clean: &|t| session.clean(t) };
             if let Some(a) = audit::block(&lost, &kept_texts) {
                 p = format!("{p}\n\n{a}");
             }

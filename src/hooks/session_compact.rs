@@ -165,7 +165,7 @@ async fn write_history(
     let messages = &e.messages.0;
     let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
     // The work record, all of it, at the history's end: the block after the summary names the rest there.
-    let work = record::read(messages);
+    let work = record::read(messages, &|t| session.clean(t));
     record::into_history(&mut texts, &work, history::WRITE_LIMIT, &|t| session.clean(t));
     gathered.record = Some(work);
     let names: Vec<String> =
@@ -399,7 +399,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(blocks.iter().map(String::as_str));
         let flags = attribution::check(row_text, &attribution::said(&e.messages.0)).flags;
-        let lost = audit::Lost { record: gathered.record.as_ref(), mentions: gathered.mentions.as_ref(), flags: &flags };
+        let lost = audit::Lost { record: gathered.record.as_ref(), mentions: gathered.mentions.as_ref(), flags: &flags, clean: &|t| session.clean(t) };
         if let Some(block) = audit::block(&lost, &kept_texts) {
             pointer = format!("{pointer}\n\n{}", session.clean(&block));
         }

@@ -11,7 +11,7 @@ const LOOKUPS: &str = "ls ll grep egrep fgrep rg ag find fd cat bat head tail le
 const GIT_LOOKUPS: &str = "status log diff show ls-files ls-tree rev-parse remote cat-file grep blame reflog describe config count-objects for-each-ref show-ref shortlog rev-list merge-base name-rev check-ignore fsck verify-pack help version whatchanged cherry range-diff";
 
 /// Output filters a command is run through to keep its output short: not part of what ran.
-const FILTERS: [&str; 10] = ["tail", "head", "grep", "rg", "less", "cat", "tee", "sort", "uniq", "wc"];
+const FILTERS: &str = "tail head grep rg less cat tee sort uniq wc";
 
 /// One simple command of a command line: the operator before it (`""` for the first, `&&`,
 /// `||`, `;`, `|`) and its words, quotes removed (no expansion).
@@ -94,7 +94,7 @@ pub fn core(command: &str) -> String {
             first.op = "";
         }
     }
-    while st.len() > 1 && st.last().is_some_and(|s| s.op == "|" && s.words.first().is_some_and(|w| FILTERS.contains(&w.as_str()))) {
+    while st.len() > 1 && st.last().is_some_and(|s| s.op == "|" && s.words.first().is_some_and(|w| text::one_of(FILTERS, w))) {
         st.pop();
     }
     if let Some(last) = st.last_mut() {

@@ -95,7 +95,7 @@ impl Item {
     pub fn line(&self) -> String {
         match self {
             Item::Failed { command, error, message } => {
-                format!("- failed, not run successfully since ([{message}]): `{command}` → {error}")
+                format!("- last run failed ([{message}]): `{command}` → {error}")
             }
             Item::Commit { sha, branch, subject, made: false } => format!("- commit {sha} on {branch}: {subject}"),
             Item::Commit { sha, branch, subject, made: true } => format!("- commit {sha} on {branch} (a branch made here): {subject}"),
@@ -129,7 +129,7 @@ impl Input {
     fn task_id(&self) -> Option<String> {
         match self.0.get("taskId")? {
             Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
+            Value::Number(n) => n.as_u64().map(|n| n.to_string()),
             _ => None,
         }
     }
@@ -144,17 +144,13 @@ const NEVER_RAN: [&str; 4] = [
     "Permission to use",
 ];
 
-const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+const EDIT_TOOLS: &str = "Edit Write MultiEdit NotebookEdit";
 
-/// One line of at most [`TEXT_CHARS`] units: whitespace collapsed, a long text cut in its middle
-/// at `…` (its start and its end are what tell commands and paths apart).
-pub fn cut(s: &str) -> String {
-    text::one_line(s, TEXT_CHARS)
-}
 
 /// What a reading has found so far, kind by kind, oldest first.
-#[derive(Default)]
-struct Found {
+struct Found<'a> {
+    /// Redaction, before anything is cut: a credential cut in two is no longer known as one.
+    clean: &'a dyn Fn(&str) -> String,
     /// Each command's last run, by its core, when it failed.
     failed: Vec<(String, Item)>,
     commits: Vec<Item>,
@@ -166,9 +162,24 @@ struct Found {
     tasks: Vec<(String, String, Option<Progress>)>,
 }
 
-/// The record of a conversation, from its tool calls.
-pub fn read(messages: &Messages) -> Record {
-    let mut found = Found::default();
+impl Found<'_> {
+    /// A text the record keeps: redacted, then on one line of at most [`TEXT_CHARS`].
+    fn cut(&self, s: &str) -> String {
+        text::one_line(&(self.clean)(s), TEXT_CHARS)
+    }
+}
+
+/// The record of a conversation, from its tool calls; `clean` redacts every text it keeps.
+pub fn read(messages: &Messages, clean: &dyn Fn(&str) -> String) -> Record {
+    let mut found = Found {
+        clean,
+        failed: Vec::new(),
+        commits: Vec::new(),
+        branches: Vec::new(),
+        files: Vec::new(),
+        list: Vec::new(),
+        tasks: Vec::new(),
+    };
     for (index, m) in messages.iter().enumerate() {
         let Some(m) = m else { continue };
         for u in &m.tool_uses.0 {
@@ -178,12 +189,13 @@ pub fn read(messages: &Messages) -> Record {
                 if let (Some(cmd), Some(out)) = (input.text("command"), out) {
                     bash(&mut found, cmd, out, failed, index);
                 }
-            } else if EDIT_TOOLS.contains(&tool) {
+            } else if text::one_of(EDIT_TOOLS, tool) {
                 let path = input.text("file_path").or_else(|| input.text("notebook_path")).unwrap_or("");
                 if !failed && !path.is_empty() {
                     if let Some(out) = out {
                         let created = tool == "Write" && out.starts_with("File created successfully");
-                        note_file(&mut found.files, cut(path), if created { Change::Created } else { Change::Edited });
+                        let path = found.cut(path);
+                        note_file(&mut found.files, path, if created { Change::Created } else { Change::Edited });
                     }
                 }
             } else if !failed {
@@ -205,7 +217,7 @@ fn bash(found: &mut Found, cmd: &str, out: &str, failed: bool, index: usize) {
             found.failed.remove(i);
         }
         if failed {
-            let item = Item::Failed { command: cut(cmd), error: cut(&command::error_line(out)), message: index };
+            let item = Item::Failed { command: found.cut(cmd), error: found.cut(&command::error_line(out)), message: index };
             found.failed.push((core, item));
         }
     }
@@ -227,21 +239,26 @@ fn todos(found: &mut Found, tool: &str, input: &Input, out: Option<&str>) {
                     _ => Progress::Pending,
                 };
                 match t.get("content").and_then(Value::as_str) {
-                    Some(c) if !text::trim(c).is_empty() => found.list.push(Item::Todo { text: cut(c), progress }),
+                    Some(c) if !text::trim(c).is_empty() => {
+                        let text = found.cut(c);
+                        found.list.push(Item::Todo { text, progress });
+                    }
                     _ => {}
                 }
             }
         }
         "TaskCreate" => {
             if let (Some(id), Some(subject)) = (out.and_then(task_number), input.text("subject")) {
-                found.tasks.push((id, cut(subject), Some(Progress::Pending)));
+                let subject = found.cut(subject);
+                found.tasks.push((id, subject, Some(Progress::Pending)));
             }
         }
         "TaskUpdate" => {
             let Some(id) = input.task_id() else { return };
+            let subject = input.text("subject").map(|s| found.cut(s));
             let Some(task) = found.tasks.iter_mut().find(|t| t.0 == id) else { return };
-            if let Some(subject) = input.text("subject") {
-                task.1 = cut(subject);
+            if let Some(subject) = subject {
+                task.1 = subject;
             }
             if task.2.is_some() {
                 task.2 = match input.text("status") {
@@ -259,7 +276,7 @@ fn todos(found: &mut Found, tool: &str, input: &Input, out: Option<&str>) {
 /// The items in rank order: failures, commits, branches, newest first; todos in their list's
 /// order; files created or deleted, then edited, newest first. At most [`MAX_ITEMS`].
 fn ranked(found: Found) -> Record {
-    let Found { failed, mut commits, mut branches, files, list, tasks } = found;
+    let Found { failed, mut commits, mut branches, files, list, tasks, .. } = found;
     // A branch made and committed on is named once, with its commits.
     for c in &mut commits {
         if let Item::Commit { branch, made, .. } = c {
@@ -330,6 +347,7 @@ fn task_number(out: &str) -> Option<String> {
 /// What a successful command made: commits (from git's output), branches and deleted files (from
 /// its words).
 fn bash_effects(cmd: &str, out: &str, found: &mut Found) {
+    let cut = |s: &str| text::one_line(&(found.clean)(s), TEXT_CHARS);
     let Found { commits, branches, files, .. } = found;
     let mut committed = false;
     for stage in command::stages(cmd) {
@@ -341,29 +359,29 @@ fn bash_effects(cmd: &str, out: &str, found: &mut Found) {
                 "checkout" | "switch" => {
                     let flag = rest.iter().position(|x| matches!(x.as_str(), "-b" | "-B" | "-c" | "-C" | "--create"));
                     if let Some(name) = flag.and_then(|f| rest.get(f + 1)) {
-                        note_branch(branches, name);
+                        note_branch(branches, cut(name));
                     }
                 }
                 "branch" if !rest.iter().any(|x| x.starts_with('-')) && (1..=2).contains(&rest.len()) => {
                     if let Some(name) = rest.first() {
-                        note_branch(branches, name);
+                        note_branch(branches, cut(name));
                     }
                 }
                 "worktree" if rest.first().is_some_and(|x| x == "add") => {
                     if let Some(name) = rest.iter().position(|x| x == "-b" || x == "-B").and_then(|f| rest.get(f + 1)) {
-                        note_branch(branches, name);
+                        note_branch(branches, cut(name));
                     }
                 }
-                "rm" => deleted(rest, files),
+                "rm" => deleted(rest, files, &cut),
                 _ => {}
             }
         } else if w.first().is_some_and(|x| x == "rm") {
-            deleted(w.get(1..).unwrap_or(&[]), files);
+            deleted(w.get(1..).unwrap_or(&[]), files, &cut);
         }
     }
     if committed {
         for line in out.lines() {
-            if let Some(c) = commit_line(line) {
+            if let Some(c) = commit_line(line, &cut) {
                 if let Some(i) = commits.iter().position(|x| matches!(x, Item::Commit { sha, .. } if *sha == c.0)) {
                     commits.remove(i);
                 }
@@ -373,11 +391,10 @@ fn bash_effects(cmd: &str, out: &str, found: &mut Found) {
     }
 }
 
-fn note_branch(branches: &mut Vec<String>, name: &str) {
+fn note_branch(branches: &mut Vec<String>, name: String) {
     if name.is_empty() || name.starts_with('-') {
         return;
     }
-    let name = cut(name);
     if let Some(i) = branches.iter().position(|b| *b == name) {
         branches.remove(i);
     }
@@ -385,18 +402,23 @@ fn note_branch(branches: &mut Vec<String>, name: &str) {
 }
 
 /// The paths an `rm` or `git rm` removed: its arguments that are no option, glob or variable.
-fn deleted(args: &[String], files: &mut Vec<(String, Change)>) {
+fn deleted(args: &[String], files: &mut Vec<(String, Change)>, cut: &dyn Fn(&str) -> String) {
     for a in args {
         let temp = a.starts_with("/tmp/") || a.starts_with("/dev/");
-        if a.is_empty() || a.starts_with('-') || a.contains(['*', '?', '$', '`']) || temp {
+        if a.is_empty() || a.starts_with('-') || a.contains(is_glob_or_variable) || temp {
             continue;
         }
         note_file(files, cut(a), Change::Deleted);
     }
 }
 
+/// `*`, `?`, `$`, a backquote: a word the shell expands, so not a path as written.
+fn is_glob_or_variable(c: char) -> bool {
+    c == '*' || c == '?' || c == '$' || c == '`'
+}
+
 /// `[main d13528a] Add x` (also `[main (root-commit) d13528a] …`) → sha, branch, subject.
-fn commit_line(line: &str) -> Option<(String, String, String)> {
+fn commit_line(line: &str, cut: &dyn Fn(&str) -> String) -> Option<(String, String, String)> {
     let rest = text::trim(line).strip_prefix('[')?;
     let (inside, subject) = rest.split_once("] ")?;
     let mut parts = inside.split(' ');
@@ -453,7 +475,7 @@ pub fn into_history(parts: &mut Vec<String>, record: &Record, limit: usize, clea
 }
 
 /// The heading of the record in the history file (and the tier-2 rescue's digest).
-pub const FULL_HEAD: &str = "# compact-plus work record\n\nWhat the conversation above did, read from its tool calls: commands whose last run failed, commits and branches made, open todo items, files created, deleted or edited (`[n]` is the message).";
+pub const FULL_HEAD: &str = "# compact-plus work record\n\nRead from the tool calls above: commands whose last run failed, commits and branches made, open todos, files created, deleted or edited ([n]: the message).";
 
 #[cfg(test)]
 mod tests;
