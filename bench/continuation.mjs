@@ -528,6 +528,35 @@ export function flagsIn(raw) {
   return out
 }
 
+/**
+ * What a flag on a real summary is: `false` when the flagged passage is one of the messages a
+ * hook is given (the check was wrong), `never given` when it is a message the transcript holds
+ * only as a `queue-operation` row (typed while the model worked: a resumed engine loads no such
+ * row, so no hook sees it), `not the person's` otherwise.
+ */
+export function flagKind(passage, window) {
+  const p = norm(passage.replace(/…/g, ' ')).split(' ').slice(0, 8).join(' ')
+  const queued = window.filter(isQueued).map((r) => norm(r.content))
+  if (queued.some((q) => q.includes(p))) return 'never given'
+  const given = personMessages(window.filter((r) => !isQueued(r))).map(norm)
+  return given.some((m) => m.includes(p)) ? 'false' : 'not the person\'s'
+}
+
+// compact-plus's blocks in a context, by their first words (src/compaction/verbatim.rs,
+// handoff.rs, src/attribution, src/audit/block.rs, src/audit/mod.rs).
+const PARTS = [
+  ['verbatim', /<user-messages-verbatim>[\s\S]*?<\/user-messages-verbatim>/],
+  ['pointer', /compact-plus saved the conversation[^\n]*(?:\n(?!\n)[^\n]*)*/],
+  ['flags', /compact-plus: words the summary above gives the user[^\n]*(?:\n- [^\n]*)*/],
+  ['record', /compact-plus: work before this compaction[^\n]*(?:\n- [^\n]*)*/],
+  ['audit', /compact-plus: these were mentioned before this compaction[^\n]*(?:\n- [^\n]*)*/],
+]
+
+/** The tokens each of compact-plus's blocks takes in a context. */
+export function parts(raw) {
+  return Object.fromEntries(PARTS.map(([k, re]) => [k, (re.exec(raw)?.[0].length ?? 0) / CHARS_PER_TOKEN]))
+}
+
 const caught = (seed, flags) => {
   const s = norm(seed.text).slice(0, 40)
   return flags.some((f) => { const n = norm(f.replace(/…$/, '')); return n.length >= 12 && (s.startsWith(n.slice(0, 40)) || n.startsWith(s)) })
@@ -591,7 +620,8 @@ export async function main(argv = process.argv.slice(2)) {
         tokens: r.ctx.tokens,
         byClass: Object.fromEntries(CLASSES.map((k) => [k, { held: ps.filter((p, i) => p.cls === k && hits[i]).length, of: ps.filter((p) => p.cls === k).length }])),
         missed: ps.filter((p, i) => !hits[i]).map((p) => `${p.cls}/${p.kind}: ${p.text.replace(/\s+/g, ' ').slice(0, 110)}`),
-        flags: flagsIn(r.ctx.raw),
+        flags: flagsIn(r.ctx.raw).map((f) => ({ passage: f, kind: flagKind(f, window) })),
+        parts: parts(r.ctx.raw),
       }
     }
     // The check on seeded summaries: compact-plus only.
@@ -632,14 +662,17 @@ function report(results, { verbose, quick, seconds }) {
       say(`| ${v.label} | ${CLASSES.map((k) => pct(sum(k, 'held'), sum(k, 'of'))).join(' | ')} | ${pct(h, n)} | ${Math.round(tokens)} | ${v.key === 'none' ? '–' : `${Math.round(mean)} (max ${Math.round(Math.max(...added))})`} |`)
     }
   }
-  say('\n### per compaction (probes held: engine alone / reference / compact-plus; tokens compact-plus adds)\n')
-  say('| compaction | split | probes | engine alone | reference | compact-plus | added tokens |')
-  say('|---|---|---|---|---|---|---|')
+  say('\n### per compaction (probes held: engine alone / reference / compact-plus; the tokens compact-plus adds, and of them its blocks)\n')
+  say('| compaction | split | probes | engine alone | reference | compact-plus | added tokens | verbatim | pointer | flags | record | audit |')
+  say('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of results) {
     const held = (k) => (r.variants[k] ? Object.values(r.variants[k].byClass).reduce((n, x) => n + x.held, 0) : '–')
     const added = r.variants.repo && r.variants.none ? Math.round(r.variants.repo.tokens - r.variants.none.tokens) : '–'
-    say(`| ${r.id} | ${r.heldOut ? 'held out' : 'tuned'} | ${r.probes} | ${held('none')} | ${held('reference')} | ${held('repo')} | ${added} |`)
+    const p = r.variants.repo?.parts ?? {}
+    say(`| ${r.id} | ${r.heldOut ? 'held out' : 'tuned'} | ${r.probes} | ${held('none')} | ${held('reference')} | ${held('repo')} | ${added} | ${PARTS.map(([k]) => Math.round(p[k] ?? 0)).join(' | ')} |`)
   }
+  const mean = (k) => Math.round(results.reduce((n, r) => n + (r.variants.repo?.parts?.[k] ?? 0), 0) / (results.length || 1))
+  say(`| mean | | | | | | | ${PARTS.map(([k]) => mean(k)).join(' | ')} |`)
   say('\n### the summary check\n')
   say('| compaction | split | flags on the real summary | seeds caught (invented) | seeds caught (inverted) |')
   say('|---|---|---|---|---|')
@@ -650,9 +683,14 @@ function report(results, { verbose, quick, seconds }) {
     say(`| ${r.id} | ${r.heldOut ? 'held out' : 'tuned'} | ${real.length} | ${c('invented')} | ${c('inverted')} |`)
   }
   const seeds = results.flatMap((r) => r.check?.seeds ?? [])
-  const realFlags = results.flatMap((r) => (r.variants.repo?.flags ?? []).map((f) => `${r.id}: ${f}`))
-  say(`\nSeeded requests flagged: ${pct(seeds.filter((s) => s.caught).length, seeds.length)}; flags on the real summaries: ${realFlags.length}`)
-  for (const f of realFlags) say(`  flag on a real summary: ${f}`)
+  const realFlags = results.flatMap((r) => (r.variants.repo?.flags ?? []).map((f) => ({ ...f, id: r.id })))
+  const of = (kind) => realFlags.filter((f) => f.kind === kind).length
+  for (const [name, rs] of groups) {
+    const ss = rs.flatMap((r) => r.check?.seeds ?? [])
+    say(`\nSeeded requests flagged, ${name}: ${pct(ss.filter((s) => s.caught).length, ss.length)}`)
+  }
+  say(`Flags on the real summaries: ${realFlags.length}: ${of('false')} false, ${of('never given')} on messages no hook is given (queue-operation rows), ${of('not the person\'s')} on words that are not the person's`)
+  for (const f of realFlags) say(`  flag on a real summary (${f.kind}): ${f.id}: ${f.passage}`)
   for (const s of seeds.filter((x) => !x.caught)) say(`  seed not caught (${s.kind}): ${JSON.stringify(s.text.slice(0, 120))}`)
   if (verbose) {
     for (const r of results) {

@@ -11,6 +11,9 @@ use super::render::{dropped_within, render};
 
 /// The whole block, in UTF-16 units: 1,500 tokens at about 4 a token.
 pub const BLOCK_CHARS: usize = 6000;
+/// The identifiers' share of it at most (300 tokens): after the record, a path the summary left
+/// out matters less than a failure or a commit, and every token here is one more in each request.
+pub const IDENTIFIER_CHARS: usize = 1200;
 
 /// The work record's heading in the block.
 pub const RECORD_INTRO: &str = "compact-plus: work before this compaction the summary above leaves out (the whole work record ends the history file):";
@@ -50,7 +53,7 @@ pub fn block(lost: &Lost, kept: &[&str]) -> Option<String> {
         // What the record names is not listed again.
         let mut with_record: Vec<&str> = kept.to_vec();
         with_record.push(&record_text);
-        if let Some(audit) = render(&dropped_within(mentions, &with_record, room)) {
+        if let Some(audit) = render(&dropped_within(mentions, &with_record, room.min(IDENTIFIER_CHARS))) {
             parts.push(audit);
         }
     }
@@ -153,9 +156,9 @@ mod tests {
         assert!(text::len16(&b) <= BLOCK_CHARS, "{}", text::len16(&b));
         assert!(b.contains(attribution::HEAD) && b.contains(RECORD_INTRO));
         assert!(b.contains("more in the work record at the end of the history file"), "{b}");
-        // Without a record the audit keeps its own cap.
+        // The identifiers keep to their share.
         let a = block(&Lost { record: None, mentions: Some(&mentions), flags: &[], clean: &same }, &["summary"]).unwrap_or_default();
-        assert!(text::len16(&a) <= MAX_LISTED_CHARS);
+        assert!(text::len16(&a) <= IDENTIFIER_CHARS && text::len16(&a) <= MAX_LISTED_CHARS, "{}", text::len16(&a));
     }
 
     #[test]

@@ -36,8 +36,9 @@
 //! already say (`crate::record`: unresolved failures with their error line, commits, branches,
 //! open todos, files created, deleted or edited), ranked above the identifiers because a commit
 //! made matters more than a path mentioned twelve times, then the identifiers. What the record
-//! names is not listed again; the whole block stays within [`BLOCK_CHARS`], and the record's
-//! items that had no room are counted and named in the history file.
+//! names is not listed again; the whole block stays within [`BLOCK_CHARS`], the identifiers
+//! within [`IDENTIFIER_CHARS`] of it, and the record's items that had no room are counted and
+//! named in the history file.
 //!
 //! The parts, in the order an audit runs: `collect` (which texts of the conversation are
 //! scanned, and for what), `scan` (one scanner per kind of identifier), `mention` (the table
@@ -59,7 +60,7 @@ mod real_sessions;
 mod what_is_listed;
 mod scan;
 
-pub use block::{block, Lost, BLOCK_CHARS, RECORD_INTRO};
+pub use block::{block, Lost, BLOCK_CHARS, IDENTIFIER_CHARS, RECORD_INTRO};
 pub use collect::{collect, collect_kept, Keeps};
 pub use mention::{Kind, Mention, Mentions, Source};
 pub use render::{dropped, dropped_within, render};
