@@ -4,6 +4,7 @@
 // side in one run.
 //
 //   node bench/continuation.mjs [--quick] [--only 9b,b8] [--verbose] [--keep] [--json FILE]
+//   CONTINUATION_MOD=<folder> node bench/continuation.mjs    compact-plus's column from another build
 //
 // For each real compaction in ../shared/real-transcripts (a `compact_boundary` row followed by the
 // `isCompactSummary` row: the summary Claude really wrote), the transcript file is cut before the
@@ -76,10 +77,12 @@ const SOURCE = process.env.E2E_REAL_TRANSCRIPTS ?? path.resolve(REPO_ROOT, '..',
 /** Frozen before the work record was written: these compactions are never tuned against. */
 export const HELD_OUT = ['c8-946606a339', 'ee-7e610ffc3f', '9b-04c3d92e38']
 
+// CONTINUATION_MOD: another build of compact-plus for its column (a folder: `git archive <commit>`
+// of this repo, for the figures before a change).
 export const VARIANTS = [
   { key: 'none', label: 'engine alone', mod: 'none' },
   { key: 'reference', label: 'reference', mod: 'reference' },
-  { key: 'repo', label: 'compact-plus', mod: 'repo' },
+  { key: 'repo', label: 'compact-plus', mod: process.env.CONTINUATION_MOD ?? 'repo' },
 ]
 export const CLASSES = ['files', 'commits', 'failures', 'requests', 'todos', 'current']
 
