@@ -19,6 +19,8 @@ pub(super) struct Gathered {
     pub(super) verbatim: Vec<verbatim::Entry>,
     /// The conversation's identifiers, collected while the summarizer works.
     pub(super) mentions: Option<audit::Mentions>,
+    /// What the conversation did (failures, commits, todos, files), read with the history.
+    pub(super) record: Option<crate::record::Record>,
 }
 
 /// The summary row's text, redacted, as `<history file>.summary.md`: a later
