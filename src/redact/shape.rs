@@ -91,3 +91,18 @@ pub(crate) fn chars_until(text: &str, at: usize, stop: fn(char) -> bool) -> usiz
     let rest = text.get(at..).unwrap_or("");
     at + rest.find(stop).unwrap_or(rest.len())
 }
+
+/// `xxxxxxxx`, `00000000`, `abababab`: documentation fillers, not keys (at most three
+/// distinct characters).
+pub(crate) fn is_mask(body: &str) -> bool {
+    let mut seen: Vec<char> = Vec::new();
+    for c in body.chars() {
+        if !seen.contains(&c) {
+            seen.push(c);
+            if seen.len() > 3 {
+                return false;
+            }
+        }
+    }
+    true
+}
