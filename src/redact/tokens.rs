@@ -311,6 +311,57 @@ fn crc_verifies(random: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    /// `tests/fixtures/secrets/formats.txt`: `<kind> TAB <secret> TAB <text>` lines.
+    fn format_lines() -> Vec<(&'static str, &'static str, &'static str)> {
+        include_str!("../../tests/fixtures/secrets/formats.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let mut f = l.splitn(3, '\t');
+                let field = |f: &mut std::str::SplitN<'static, char>| f.next().unwrap_or("");
+                (field(&mut f), field(&mut f), field(&mut f))
+            })
+            .collect()
+    }
+
+    /// Does row `format` itself find `secret` in `text`?
+    fn row_finds(format: &Format, text: &str, secret: &str) -> bool {
+        match format.standing {
+            Standing::AfterContext => fits(secret.as_bytes(), format),
+            Standing::Alone => (0..text.len()).any(|p| {
+                token_hit(text, p, format)
+                    .is_some_and(|h| text.get(h.secret_start..h.secret_end) == Some(secret))
+            }),
+        }
+    }
+
+    /// Every line of `formats.txt` comes out with its secret gone and its kind named, and
+    /// every row of the table is the one that finds the secret of at least one line: a row
+    /// without its test line fails here.
+    #[test]
+    fn every_format_row_has_a_line_and_every_line_is_redacted() {
+        let lines = format_lines();
+        assert!(lines.len() >= FORMATS.len(), "{} lines", lines.len());
+        for (kind, secret, text) in &lines {
+            assert!(!secret.is_empty() && text.contains(secret), "{kind}: {text}");
+            let out = crate::redact::redact(text);
+            assert!(
+                !out.contains(secret) && out.contains(&format!("[REDACTED:{kind}]")),
+                "{kind}: {text}\n -> {out}"
+            );
+        }
+        for (i, format) in FORMATS.iter().enumerate() {
+            assert!(
+                lines
+                    .iter()
+                    .any(|(kind, secret, text)| *kind == format.kind
+                        && row_finds(format, text, secret)),
+                "row {i} ({}) finds none of its kind's lines in formats.txt",
+                format.kind
+            );
+        }
+    }
+
     /// A token made by GitHub's published scheme (30 random characters and their CRC32 in
     /// base62) verifies; one character changed does not.
     #[test]
