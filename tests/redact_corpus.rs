@@ -524,8 +524,8 @@ fn in_context(text: &str, start: usize, end: usize, chars: usize) -> String {
 
 /// Redaction over the real transcripts: each line of each `.jsonl` file is
 /// parsed as JSON and every string value in it is redacted as decoded text
-/// (what compact-plus redacts: message text, tool inputs and results, not the
-/// JSON around them); a line that is not JSON is redacted as it stands. Every
+/// (what the hooks redact: message text, tool inputs and results), and the
+/// raw line as it stands (what the recall module redacts before parsing). Every
 /// redaction is printed with 40 characters of context each side.
 #[test]
 fn real_transcripts_have_no_false_redactions() {
@@ -559,7 +559,12 @@ fn real_transcripts_have_no_false_redactions() {
             let parsed: Option<serde_json::Value> = serde_json::from_str(line).ok();
             let mut texts = Vec::new();
             match &parsed {
-                Some(value) => strings_of(value, &mut texts),
+                // The decoded strings (what the hooks redact), and the raw line too: the
+                // recall module redacts every raw line before it parses it.
+                Some(value) => {
+                    strings_of(value, &mut texts);
+                    texts.push(line);
+                }
                 None => {
                     raw_lines += 1;
                     texts.push(line);
@@ -588,8 +593,8 @@ fn real_transcripts_have_no_false_redactions() {
     }
     let _ = writeln!(
         err,
-        "\nredaction on real transcripts: {} files, {:.1} MB, {strings} strings \
-         ({raw_lines} lines not JSON, redacted raw): {} redactions, {} not known secrets",
+        "\nredaction on real transcripts: {} files, {:.1} MB, {strings} strings and raw \
+         lines ({raw_lines} lines not JSON): {} redactions, {} not known secrets",
         files.len(),
         bytes as f64 / (1 << 20) as f64,
         found.len(),

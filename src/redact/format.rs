@@ -1,72 +1,63 @@
-//! The vocabulary of the provider table (`formats`): how one credential format is written down
-//! as data — the literal it starts with, the characters and lengths of its parts, a checksum
-//! where the provider publishes one, and whether it stands alone or only after a context word.
+//! The vocabulary of the provider table (`formats`) and the reading of its rows: how one
+//! credential format is written down as data — the literals it starts with, the characters
+//! and lengths of its parts, a checksum where the provider publishes one, and whether it
+//! stands alone or only after a key naming the provider.
+//!
+//! A row is one line of text (compact: the table ships inside two .wasm modules):
+//!
+//! ```text
+//! <kind> <prefixes> <body> [flags…]
+//! ```
+//!
+//! * `kind` names the `[REDACTED:<kind>]`; `"` repeats the row above's.
+//! * `prefixes`: literals separated by `|` (`ghp_|gho_`); or `@word|word` for a context row,
+//!   whose value follows a key naming one of the words (`@twilio`), optionally `=lit|lit`
+//!   after them for literals the value starts with (`@gocardless=live_`).
+//! * `body`: parts, each an optional separator byte, a class letter and a length
+//!   `{n}`, `{min,max}` or `{min,}` (`D{1,}-M{8,}`); `jwt` for a JSON Web Token; `-` for none.
+//!   Classes: `D` digit, `h` 0-9a-f, `H` hex, `U` A-Z0-9, `l` a-z0-9, `L` letters, `w` a-z,
+//!   `A` alphanumeric, `W` word (`_`), `B` base64url, `P` base64url and `=`, `O` base64url,
+//!   `=` and `.`, `b` base64 (then `=` padding), `T` Azure's `_.~-`, `M` alphanumeric and
+//!   `-`, `E` bech32, `F` a path (`@/-`).
+//! * flags: `crc` (GitHub's and npm's base62 CRC32 in the last 6 characters), `e38` (the body
+//!   must read as random: 3.8 bits a character), `ci` (prefixes in any case), `keep` (the
+//!   prefix stays: a URL's host and path), `<B{4}` (a lead: characters right before the
+//!   prefix that belong to the token, as Telegram's bot id before `:AA`).
 
 /// A character class of a token's part.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Class {
-    Digit,
-    /// `[0-9a-f]`
-    LowerHex,
-    /// `[0-9a-fA-F]`
-    Hex,
-    /// `[A-Z0-9]`
-    UpperAlnum,
-    /// `[a-z0-9]`
-    LowerAlnum,
-    /// `[A-Za-z]`
-    Letters,
-    /// `[a-z]`
-    Lower,
-    /// `[A-Za-z0-9]`
-    Alnum,
-    /// `[A-Za-z0-9_]`
-    Word,
-    /// `[A-Za-z0-9_-]`: base64url.
-    Base64Url,
-    /// `[A-Za-z0-9_=-]`
-    Base64UrlPad,
-    /// `[A-Za-z0-9_.=-]`
-    Base64UrlDot,
-    /// `[A-Za-z0-9+/]`: base64 (padding is read after the last part).
-    Base64,
-    /// `[A-Za-z0-9_.~-]`: Azure AD client secrets.
-    Tilde,
-    /// `[A-Za-z0-9-]`
-    AlnumDash,
-    /// Bech32's upper-case alphabet (age keys).
-    Bech32,
-    /// `[A-Za-z0-9@/-]`: a webhook's path.
-    Path,
-}
+pub(crate) struct Class(u8);
 
 impl Class {
+    pub(crate) const BASE64: Class = Class(b'b');
+
     pub(crate) fn contains(self, c: u8) -> bool {
         let alnum = c.is_ascii_alphanumeric();
-        match self {
-            Class::Digit => c.is_ascii_digit(),
-            Class::LowerHex => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
-            Class::Hex => c.is_ascii_hexdigit(),
-            Class::UpperAlnum => c.is_ascii_uppercase() || c.is_ascii_digit(),
-            Class::LowerAlnum => c.is_ascii_lowercase() || c.is_ascii_digit(),
-            Class::Letters => c.is_ascii_alphabetic(),
-            Class::Lower => c.is_ascii_lowercase(),
-            Class::Alnum => alnum,
-            Class::Word => alnum || c == b'_',
-            Class::Base64Url => alnum || c == b'_' || c == b'-',
-            Class::Base64UrlPad => alnum || b"_-=".contains(&c),
-            Class::Base64UrlDot => alnum || b"_-=.".contains(&c),
-            Class::Base64 => alnum || c == b'+' || c == b'/',
-            Class::Tilde => alnum || b"_.~-".contains(&c),
-            Class::AlnumDash => alnum || c == b'-',
-            Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
-            Class::Path => alnum || b"@/-".contains(&c),
+        match self.0 {
+            b'D' => c.is_ascii_digit(),
+            b'h' => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
+            b'H' => c.is_ascii_hexdigit(),
+            b'U' => c.is_ascii_uppercase() || c.is_ascii_digit(),
+            b'l' => c.is_ascii_lowercase() || c.is_ascii_digit(),
+            b'L' => c.is_ascii_alphabetic(),
+            b'w' => c.is_ascii_lowercase(),
+            b'A' => alnum,
+            b'W' => alnum || c == b'_',
+            b'B' => alnum || c == b'_' || c == b'-',
+            b'P' => alnum || b"_-=".contains(&c),
+            b'O' => alnum || b"_-=.".contains(&c),
+            b'b' => alnum || c == b'+' || c == b'/',
+            b'T' => alnum || b"_.~-".contains(&c),
+            b'M' => alnum || c == b'-',
+            b'E' => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
+            b'F' => alnum || b"@/-".contains(&c),
+            _ => false,
         }
     }
 }
 
-/// One part of a token after its prefix: an optional separator byte, then `min..=max`
-/// characters of `class` (the run is read whole: a longer run is no match).
+/// One part of a token: an optional separator byte, then `min..=max` characters of
+/// `class` (the longest run up to `max`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Part {
     pub(crate) sep: Option<u8>,
@@ -76,9 +67,9 @@ pub(crate) struct Part {
 }
 
 /// The shape after the prefix.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Body {
-    Parts(&'static [Part]),
+    Parts(Vec<Part>),
     /// A JSON Web Token (or JWE): `eyJ…` header, then `.ey…` claims and an optional
     /// signature, or the four parts of an encrypted token.
     Jwt,
@@ -87,14 +78,14 @@ pub(crate) enum Body {
 /// What proves a token beyond its shape.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Check {
-    /// Nothing but the shape (and the guard against masks).
+    /// Nothing but the shape (and the guard against masks and fillers).
     Shape,
     /// The last 6 characters are the base62 CRC32 of the rest of the body (GitHub's and
     /// npm's tokens). A token that verifies is taken whatever it looks like; one that does
     /// not (documentation and test values) is still taken when it reads as random.
     Crc32Base62,
-    /// The body must read as random: at least this many tenths of a bit per character
-    /// (for prefixes short or common enough to begin ordinary words).
+    /// The body must read as random: at least this many tenths of a bit per character, and
+    /// be no name (for prefixes short or common enough to begin ordinary words).
     Entropy(u8),
 }
 
@@ -108,15 +99,6 @@ pub(crate) enum Standing {
     AfterContext,
 }
 
-/// Characters that must come right before the prefix, read backwards (Telegram's bot id
-/// before `:AA…`, Mailchimp's key before `-us12`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Lead {
-    pub(crate) class: Class,
-    pub(crate) min: u16,
-    pub(crate) max: u16,
-}
-
 /// What of a match is replaced.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Reveal {
@@ -126,107 +108,131 @@ pub(crate) enum Reveal {
     Prefix,
 }
 
-/// One credential format of one provider.
-#[derive(Clone, Copy, Debug)]
+/// One credential format of one provider: a row of the table, read.
+#[derive(Clone, Debug)]
 pub(crate) struct Format {
-    /// Written as `[REDACTED:<kind>]`.
     pub(crate) kind: &'static str,
     pub(crate) standing: Standing,
-    /// Literals the token starts with (after the lead, if any). Empty for a context row
-    /// whose value has no fixed start.
-    pub(crate) prefixes: &'static [&'static str],
+    /// `|`-separated literals the token starts with (after the lead, if any); for a context
+    /// row, those its value starts with (may be empty).
+    pub(crate) prefixes: &'static str,
     /// Whether the prefixes match in any case.
-    pub(crate) prefix_any_case: bool,
-    pub(crate) lead: Option<Lead>,
+    pub(crate) any_case: bool,
+    /// `|`-separated words of the key name a context row's value follows.
+    pub(crate) context: &'static str,
+    /// Characters right before the prefix that belong to the token.
+    pub(crate) lead: Option<Part>,
     pub(crate) body: Body,
     pub(crate) check: Check,
     pub(crate) reveal: Reveal,
-    /// Words of the key name a value of this format may follow (required with
-    /// `Standing::AfterContext`), matched in any case.
-    pub(crate) context: &'static [&'static str],
-}
-
-/// `n` characters of `class`, no separator.
-pub(crate) const fn run(class: Class, min: u16, max: u16) -> Part {
-    Part {
-        sep: None,
-        class,
-        min,
-        max,
-    }
-}
-
-/// `sep` then `min..=max` characters of `class`.
-pub(crate) const fn then(sep: u8, class: Class, min: u16, max: u16) -> Part {
-    Part {
-        sep: Some(sep),
-        class,
-        min,
-        max,
-    }
-}
-
-/// An open-ended length.
-pub(crate) const MANY: u16 = 4096;
-
-/// A token recognised alone by its prefix.
-pub(crate) const fn token(
-    kind: &'static str,
-    prefixes: &'static [&'static str],
-    parts: &'static [Part],
-) -> Format {
-    Format {
-        kind,
-        standing: Standing::Alone,
-        prefixes,
-        prefix_any_case: false,
-        lead: None,
-        body: Body::Parts(parts),
-        check: Check::Shape,
-        reveal: Reveal::Nothing,
-        context: &[],
-    }
-}
-
-/// A value recognised after a key naming one of `words`.
-pub(crate) const fn after(
-    kind: &'static str,
-    words: &'static [&'static str],
-    parts: &'static [Part],
-) -> Format {
-    Format {
-        kind,
-        standing: Standing::AfterContext,
-        prefixes: &[],
-        prefix_any_case: false,
-        lead: None,
-        body: Body::Parts(parts),
-        check: Check::Shape,
-        reveal: Reveal::Nothing,
-        context: words,
-    }
 }
 
 impl Format {
-    pub(crate) const fn checked(mut self, check: Check) -> Format {
-        self.check = check;
-        self
+    pub(crate) fn prefixes(&self) -> impl Iterator<Item = &'static str> {
+        self.prefixes.split('|').filter(|p| !p.is_empty())
     }
-    pub(crate) const fn any_case(mut self) -> Format {
-        self.prefix_any_case = true;
-        self
+
+    pub(crate) fn context_words(&self) -> impl Iterator<Item = &'static str> {
+        self.context.split('|').filter(|w| !w.is_empty())
     }
-    pub(crate) const fn led_by(mut self, class: Class, min: u16, max: u16) -> Format {
-        self.lead = Some(Lead { class, min, max });
-        self
+
+    /// Reads one row (see the module docs); `previous_kind` is the row above's, for `"`.
+    pub(crate) fn parse(row: &'static str, previous_kind: &'static str) -> Option<Format> {
+        let mut fields = row.split(' ');
+        let kind = match fields.next()? {
+            "\"" => previous_kind,
+            kind => kind,
+        };
+        let second = fields.next()?;
+        let (standing, prefixes, context) = match second.strip_prefix('@') {
+            Some(words) => {
+                let (context, starts) = words.split_once('=').unwrap_or((words, ""));
+                (Standing::AfterContext, starts, context)
+            }
+            None => (Standing::Alone, second, ""),
+        };
+        let body = match fields.next()? {
+            "jwt" => Body::Jwt,
+            "-" => Body::Parts(Vec::new()),
+            parts => Body::Parts(parse_parts(parts)?),
+        };
+        let mut format = Format {
+            kind,
+            standing,
+            prefixes,
+            any_case: false,
+            context,
+            lead: None,
+            body,
+            check: Check::Shape,
+            reveal: Reveal::Nothing,
+        };
+        for flag in fields {
+            match flag {
+                "crc" => format.check = Check::Crc32Base62,
+                "ci" => format.any_case = true,
+                "keep" => format.reveal = Reveal::Prefix,
+                _ => {
+                    if let Some(tenths) = flag.strip_prefix('e') {
+                        format.check = Check::Entropy(tenths.parse().ok()?);
+                    } else {
+                        format.lead = Some(*parse_parts(flag.strip_prefix('<')?)?.first()?);
+                    }
+                }
+            }
+        }
+        Some(format)
     }
-    pub(crate) const fn keeping_prefix(mut self) -> Format {
-        self.reveal = Reveal::Prefix;
-        self
+}
+
+/// `D{1,}-M{8,}` into its parts.
+fn parse_parts(spec: &str) -> Option<Vec<Part>> {
+    let mut parts = Vec::new();
+    let mut rest = spec.as_bytes();
+    while let [first, tail @ ..] = rest {
+        let (sep, class, tail) = if first.is_ascii_alphabetic() {
+            (None, *first, tail)
+        } else {
+            let (class, tail) = tail.split_first()?;
+            (Some(*first), *class, tail)
+        };
+        let close = tail.iter().position(|c| *c == b'}')?;
+        let range = std::str::from_utf8(tail.get(1..close)?).ok()?;
+        let (min, max) = match range.split_once(',') {
+            Some((min, "")) => (min.parse().ok()?, 4096),
+            Some((min, max)) => (min.parse().ok()?, max.parse().ok()?),
+            None => (range.parse().ok()?, range.parse().ok()?),
+        };
+        parts.push(Part {
+            sep,
+            class: Class(class),
+            min,
+            max,
+        });
+        rest = tail.get(close + 1..)?;
     }
-    /// An `after` row whose value starts with a literal (`live_…`, `key-…`).
-    pub(crate) const fn starting(mut self, prefixes: &'static [&'static str]) -> Format {
-        self.prefixes = prefixes;
-        self
+    Some(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_reads_into_its_format() {
+        let f = Format::parse("slack-token xoxb-|xoxp- D{1,}-M{8,} e30", "").unwrap();
+        assert_eq!(f.kind, "slack-token");
+        assert_eq!(f.prefixes().collect::<Vec<_>>(), ["xoxb-", "xoxp-"]);
+        assert_eq!(f.check, Check::Entropy(30));
+        let Body::Parts(parts) = &f.body else { panic!() };
+        assert_eq!(parts.len(), 2);
+        assert_eq!((parts[1].sep, parts[1].min, parts[1].max), (Some(b'-'), 8, 4096));
+        let c = Format::parse("\" @gocardless|gc=live_ P{40} <h{3,5}", "gocardless-token").unwrap();
+        assert_eq!(c.kind, "gocardless-token");
+        assert_eq!(c.standing, Standing::AfterContext);
+        assert_eq!(c.context_words().collect::<Vec<_>>(), ["gocardless", "gc"]);
+        assert_eq!(c.prefixes().collect::<Vec<_>>(), ["live_"]);
+        assert_eq!(c.lead.map(|l| (l.min, l.max)), Some((3, 5)));
+        assert!(Format::parse("broken ghp_ A{36", "").is_none());
     }
 }

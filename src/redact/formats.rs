@@ -1,230 +1,245 @@
 //! The provider table: one row per credential format, written from each provider's published
 //! format (and gitleaks' default configuration, whose every credential rule has a row here or
-//! is named in `docs/redaction.md` as covered by another rule or as an id, not a credential).
-//! `tokens` is the one engine that reads it. Adding a provider is one row here and one line in
-//! `tests/fixtures/secrets/formats.txt`.
+//! is covered by another rule: `docs/redaction.md` lists which). `tokens` is the one engine
+//! that reads it; `format` says how a row is written. Adding a provider is one row here and
+//! one line in `tests/fixtures/secrets/formats.txt`.
 //!
 //! Rows are tried in order at a position: a longer or more specific prefix comes before a
-//! shorter one that would also match (`sk-ant-` before `sk-`, `eyJrIjoi` before `eyJ`).
+//! shorter one that would also match (`sk-ant-` before `sk-`, `eyJrIjoi` before `eyJ`). The
+//! table is text, read once: as Rust structs it weighed three times as much in each .wasm.
 
-use super::format::Class::*;
-use super::format::{after, run, then, token, Check, Format, MANY};
+use std::sync::OnceLock;
 
-/// `[0-9a-f]{8}-…-[0-9a-f]{12}`
-const UUID: &[super::format::Part] = &[
-    run(LowerHex, 8, 8),
-    then(b'-', LowerHex, 4, 4),
-    then(b'-', LowerHex, 4, 4),
-    then(b'-', LowerHex, 4, 4),
-    then(b'-', LowerHex, 12, 12),
-];
-const UPPER_UUID: &[super::format::Part] = &[
-    run(Hex, 8, 8),
-    then(b'-', Hex, 4, 4),
-    then(b'-', Hex, 4, 4),
-    then(b'-', Hex, 4, 4),
-    then(b'-', Hex, 12, 12),
-];
+use super::format::Format;
 
-#[rustfmt::skip]
-pub(crate) const FORMATS: &[Format] = &[
-    // --- cloud providers
-    token("aws-access-key-id", &["AKIA", "ASIA", "ABIA", "ACCA"], &[run(UpperAlnum, 16, 16)]),
-    token("aws-access-key-id", &["A3T"], &[run(UpperAlnum, 17, 17)]),
-    token("aws-bedrock-key", &["ABSK"], &[run(Base64, 109, 269)]),
-    token("aws-bedrock-key", &["bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"], &[run(Base64, 0, MANY)]),
-    token("google-api-key", &["AIza"], &[run(Base64Url, 35, 35)]),
-    token("google-oauth-token", &["ya29."], &[run(Base64Url, 20, 1024)]),
-    token("google-oauth-secret", &["GOCSPX-"], &[run(Base64Url, 28, 28)]),
-    token("azure-client-secret", &["Q~"], &[run(Tilde, 31, 34)]).led_by(Tilde, 4, 4),
-    token("alibaba-access-key-id", &["LTAI"], &[run(Alnum, 20, 20)]),
-    after("alibaba-secret-key", &["alibaba"], &[run(Alnum, 30, 30)]),
-    token("cloudflare-origin-ca-key", &["v1.0-"], &[run(LowerHex, 24, 24), then(b'-', LowerHex, 146, 146)]),
-    after("cloudflare-api-token", &["cloudflare", "cf_api", "cf-api"], &[run(Base64Url, 40, 40)]),
-    after("cloudflare-global-api-key", &["cloudflare", "cf_api", "cf-api"], &[run(LowerHex, 37, 37)]),
-    token("digitalocean-token", &["dop_v1_", "doo_v1_", "dor_v1_"], &[run(LowerHex, 64, 64)]),
-    token("heroku-api-key", &["HRKU-AA"], &[run(Base64Url, 58, 58)]),
-    after("heroku-api-key", &["heroku"], UUID),
-    token("fly-token", &["fo1_"], &[run(Base64Url, 43, 43)]),
-    token("fly-token", &["fm1a_", "fm1r_", "fm2_"], &[run(Base64, 100, MANY)]),
-    token("vercel-token", &["vcp_", "vci_", "vca_", "vcr_", "vck_"], &[run(Alnum, 24, 80)]),
-    after("vercel-token", &["vercel"], &[run(Alnum, 24, 24)]),
-    token("netlify-token", &["nfp_"], &[run(Alnum, 36, 40)]),
-    after("netlify-token", &["netlify"], &[run(Base64UrlPad, 40, 46)]),
-    token("supabase-token", &["sbp_"], &[run(LowerHex, 40, 40)]),
-    token("supabase-key", &["sb_secret_"], &[run(Base64Url, 20, 80)]),
-    token("planetscale-token", &["pscale_tkn_", "pscale_oauth_", "pscale_pw_"], &[run(Base64UrlDot, 32, 64)]),
-    token("scalingo-token", &["tk-us-"], &[run(Base64Url, 48, 48)]),
-    token("doppler-token", &["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."], &[run(Alnum, 40, 44)]),
-    token("pulumi-token", &["pul-"], &[run(LowerHex, 40, 40)]),
-    token("terraform-token", &[".atlasv1."], &[run(Base64UrlPad, 60, 70)]).led_by(Alnum, 14, 14),
-    token("vault-token", &["hvs."], &[run(Base64Url, 90, 120)]),
-    token("vault-token", &["hvb."], &[run(Base64Url, 138, 300)]),
-    token("vault-token", &["s."], &[run(Alnum, 24, 24)]).checked(Check::Entropy(38)),
-    token("openshift-token", &["sha256~"], &[run(Base64Url, 43, 43)]),
-    token("databricks-token", &["dapi"], &[run(LowerHex, 32, 32)]),
-    token("dynatrace-token", &["dt0c01."], &[run(Alnum, 24, 24), then(b'.', Alnum, 64, 64)]),
-    token("clickhouse-key", &["4b1d"], &[run(Alnum, 38, 38)]),
-    token("octopus-deploy-key", &["API-"], &[run(UpperAlnum, 26, 26)]).checked(Check::Entropy(35)),
-    token("harness-token", &["pat.", "sat."], &[run(Base64Url, 22, 22), then(b'.', Alnum, 24, 24), then(b'.', Alnum, 20, 20)]),
-    token("prefect-token", &["pnu_"], &[run(Alnum, 36, 36)]),
-    token("infracost-token", &["ico-"], &[run(Alnum, 32, 32)]),
-    token("artifactory-key", &["AKCp"], &[run(Alnum, 69, 69)]),
-    token("artifactory-key", &["cmVmd"], &[run(Alnum, 59, 59)]),
-    after("jfrog-key", &["jfrog", "artifactory", "bintray", "xray"], &[run(Alnum, 73, 73)]),
-    after("jfrog-key", &["jfrog", "artifactory", "bintray", "xray"], &[run(Alnum, 64, 64)]),
-    token("yandex-api-key", &["AQVN"], &[run(Base64Url, 35, 38)]),
-    after("yandex-key", &["yandex"], &[run(Base64Url, 38, 38)]).starting(&["YC"]),
-    after("yandex-token", &["yandex"], &[run(Base64UrlPad, 1, MANY), then(b'.', Base64UrlPad, 86, 88)]).starting(&["t1."]),
-    // --- source hosting, packages, CI
-    token("github-token", &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], &[run(Alnum, 36, 255)]).checked(Check::Crc32Base62),
-    token("github-token", &["ghs_"], &[run(Digit, 1, 20), then(b'_', Base64UrlDot, 20, MANY)]),
-    token("github-token", &["github_pat_"], &[run(Word, 20, MANY)]),
-    token("gitlab-token", &["glpat-", "gldt-", "glrt-", "glrtr-", "glcbt-", "glimt-", "glsoat-", "glffct-", "glft-", "glagent-", "gloas-", "glwt-", "GR1348941"], &[run(Base64UrlDot, 20, MANY)]),
-    token("gitlab-token", &["glptt-"], &[run(LowerHex, 40, 40)]),
-    token("gitlab-session", &["_gitlab_session="], &[run(LowerAlnum, 32, 32)]).keeping_prefix(),
-    token("npm-token", &["npm_"], &[run(Alnum, 36, 36)]).checked(Check::Crc32Base62),
-    token("pypi-token", &["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], &[run(Base64Url, 50, MANY)]),
-    token("rubygems-token", &["rubygems_"], &[run(LowerHex, 48, 48)]),
-    token("clojars-token", &["CLOJARS_"], &[run(LowerAlnum, 60, 60)]).any_case(),
-    token("readme-token", &["rdme_"], &[run(LowerAlnum, 70, 70)]),
-    token("sonar-token", &["squ_", "sqp_", "sqa_"], &[run(LowerHex, 40, 40)]),
-    after("sonar-token", &["sonar"], &[run(Base64UrlPad, 40, 40)]),
-    token("sourcegraph-token", &["sgp_"], &[run(Word, 40, 58)]),
-    after("sourcegraph-token", &["sourcegraph"], &[run(Hex, 40, 40)]),
-    after("codecov-token", &["codecov"], &[run(Alnum, 32, 32)]),
-    after("droneci-token", &["droneci", "drone_"], &[run(Alnum, 32, 32)]),
-    after("travisci-token", &["travis"], &[run(Alnum, 22, 22)]),
-    after("bitbucket-secret", &["bitbucket"], &[run(Base64UrlPad, 64, 64)]),
-    after("atlassian-token", &["atlassian", "confluence", "jira"], &[run(Alnum, 24, 24)]),
-    token("atlassian-token", &["ATATT"], &[run(Base64UrlPad, 100, MANY)]),
-    token("postman-token", &["PMAK-"], &[run(Hex, 24, 24), then(b'-', Hex, 34, 34)]),
-    token("linear-key", &["lin_api_"], &[run(Alnum, 40, 40)]),
-    after("linear-secret", &["linear"], &[run(LowerHex, 32, 32)]),
-    token("snyk-token", &["snyk_"], &[run(Base64UrlDot, 30, MANY)]).checked(Check::Entropy(35)),
-    after("snyk-token", &["snyk"], UUID),
-    // --- chat and messaging
-    token("slack-token", &["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-"], &[run(Digit, 1, MANY), then(b'-', AlnumDash, 8, MANY)]),
-    token("slack-token", &["xoxe.xoxb-", "xoxe.xoxp-"], &[run(Digit, 1, 1), then(b'-', Alnum, 20, MANY)]),
-    token("slack-token", &["xapp-"], &[run(Digit, 1, 1), then(b'-', AlnumDash, 10, MANY)]),
-    token("discord-webhook", &["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], &[run(Digit, 17, 20), then(b'/', Base64Url, 60, 72)]).keeping_prefix(),
-    after("discord-token", &["discord"], &[run(LowerHex, 64, 64)]),
-    after("discord-token", &["discord"], &[run(Base64Url, 23, 28), then(b'.', Base64Url, 6, 7), then(b'.', Base64Url, 27, 38)]),
-    after("discord-secret", &["discord"], &[run(Base64UrlPad, 32, 32)]),
-    token("telegram-bot-token", &[":AA"], &[run(Base64Url, 33, 33)]).led_by(Digit, 5, 16),
-    after("telegram-bot-token", &["telegr"], &[run(Digit, 5, 16), then(b':', Base64Url, 35, 35)]),
-    token("teams-webhook", &[".webhook.office.com/webhookb2/"], &[run(Path, 80, MANY)]).keeping_prefix(),
-    token("twilio-api-key", &["SK"], &[run(Hex, 32, 32)]).checked(Check::Entropy(30)),
-    after("twilio-auth-token", &["twilio"], &[run(LowerHex, 32, 32)]),
-    token("sendgrid-key", &["SG."], &[run(Base64Url, 20, 24), then(b'.', Base64Url, 39, 50)]),
-    token("sendinblue-key", &["xkeysib-"], &[run(LowerHex, 64, 64), then(b'-', Alnum, 16, 16)]),
-    token("mailchimp-key", &["-us"], &[run(Digit, 1, 2)]).led_by(LowerHex, 32, 32),
-    after("mailgun-key", &["mailgun"], &[run(LowerHex, 32, 32)]).starting(&["key-"]),
-    after("mailgun-key", &["mailgun"], &[run(LowerHex, 32, 32), then(b'-', LowerHex, 8, 8), then(b'-', LowerHex, 8, 8)]),
-    after("mattermost-token", &["mattermost"], &[run(Alnum, 26, 26)]),
-    after("messagebird-key", &["messagebird", "message_bird", "message-bird"], &[run(Alnum, 25, 25)]),
-    after("gitter-token", &["gitter"], &[run(Base64Url, 40, 40)]),
-    after("intercom-key", &["intercom"], &[run(Base64UrlPad, 60, 60)]),
-    after("sendbird-token", &["sendbird"], &[run(LowerHex, 40, 40)]),
-    // --- payments and commerce
-    token("stripe-key", &["sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"], &[run(Alnum, 10, MANY)]),
-    token("stripe-webhook-secret", &["whsec_"], &[run(Base64, 32, MANY)]),
-    token("square-token", &["sq0atp-"], &[run(Base64Url, 22, 60)]),
-    token("square-token", &["EAAA"], &[run(Base64Url, 60, 60)]),
-    token("square-secret", &["sq0csp-"], &[run(Base64Url, 43, 43)]),
-    token("shopify-token", &["shpat_", "shpca_", "shppa_", "shpss_"], &[run(Hex, 32, 32)]),
-    token("shippo-token", &["shippo_live_", "shippo_test_"], &[run(Hex, 40, 40)]),
-    token("duffel-token", &["duffel_test_", "duffel_live_"], &[run(Base64UrlPad, 43, 43)]),
-    token("easypost-token", &["EZAK", "EZTK"], &[run(Alnum, 54, 54)]),
-    token("flutterwave-key", &["FLWSECK_TEST-", "FLWSECK-"], &[run(Hex, 12, 32)]),
-    token("adobe-client-secret", &["p8e-"], &[run(Alnum, 32, 32)]),
-    token("plaid-token", &["access-sandbox-", "access-development-", "access-production-"], UUID),
-    after("plaid-secret", &["plaid"], &[run(LowerAlnum, 30, 30)]),
-    after("gocardless-token", &["gocardless"], &[run(Base64UrlPad, 40, 40)]).starting(&["live_"]),
-    after("lob-key", &["lob"], &[run(LowerHex, 35, 35)]).starting(&["live_", "test_"]),
-    after("coinbase-token", &["coinbase"], &[run(Base64Url, 64, 64)]),
-    after("kraken-token", &["kraken"], &[run(Base64, 80, 90)]),
-    after("kucoin-secret", &["kucoin"], UUID),
-    after("kucoin-key", &["kucoin"], &[run(LowerHex, 24, 24)]),
-    after("bittrex-key", &["bittrex"], &[run(Alnum, 32, 32)]),
-    after("finicity-secret", &["finicity"], &[run(LowerHex, 32, 32)]),
-    after("finicity-secret", &["finicity"], &[run(Alnum, 20, 20)]),
-    after("squarespace-token", &["squarespace"], UUID),
-    after("etsy-token", &["etsy"], &[run(Alnum, 24, 24)]),
-    // --- AI and data
-    token("anthropic-key", &["sk-ant-"], &[run(Lower, 2, 10), run(Digit, 2, 2), then(b'-', Base64Url, 20, MANY)]),
-    token("openrouter-key", &["sk-or-v1-"], &[run(LowerHex, 64, 64)]),
-    token("openai-key", &["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"], &[run(Base64Url, 20, MANY)]),
-    token("openai-key", &["sk-"], &[run(Alnum, 32, MANY)]),
-    token("huggingface-token", &["hf_", "api_org_"], &[run(Letters, 34, 34)]).checked(Check::Entropy(35)),
-    token("groq-key", &["gsk_"], &[run(Alnum, 52, 52)]),
-    token("xai-key", &["xai-"], &[run(Alnum, 80, 80)]),
-    token("replicate-token", &["r8_"], &[run(Alnum, 37, 37)]),
-    token("perplexity-key", &["pplx-"], &[run(Alnum, 48, 48)]),
-    token("langsmith-key", &["lsv2_pt_", "lsv2_sk_"], &[run(LowerHex, 32, 32), then(b'_', LowerHex, 10, 10)]),
-    token("tavily-key", &["tvly-"], &[run(Alnum, 32, 32)]),
-    token("pinecone-key", &["pcsk_"], &[run(Base64Url, 50, MANY)]),
-    token("notion-token", &["ntn_"], &[run(Alnum, 46, 46)]),
-    after("cohere-key", &["cohere", "co_api_key"], &[run(Alnum, 40, 40)]),
-    after("privateai-key", &["private_ai", "privateai", "private-ai"], &[run(Alnum, 32, 32)]),
-    after("rapidapi-key", &["rapidapi"], &[run(Base64Url, 50, 50)]),
-    // --- monitoring and operations
-    token("grafana-key", &["eyJrIjoi"], &[run(Base64, 70, 400)]),
-    token("grafana-token", &["glc_"], &[run(Base64, 32, 400)]),
-    token("grafana-token", &["glsa_"], &[run(Alnum, 32, 32), then(b'_', Hex, 8, 8)]),
-    token("new-relic-key", &["NRAK-"], &[run(UpperAlnum, 27, 27)]),
-    token("new-relic-key", &["NRII-"], &[run(AlnumDash, 32, 32)]),
-    token("sentry-token", &["sntryu_"], &[run(LowerHex, 64, 64)]),
-    token("sentry-token", &["sntrys_eyJpYXQiO"], &[run(Base64, 20, MANY), then(b'_', Base64, 43, 43)]),
-    after("sentry-token", &["sentry"], &[run(LowerHex, 64, 64)]),
-    after("datadog-key", &["datadog", "dd_api", "dd_app"], &[run(Alnum, 40, 40)]),
-    after("datadog-key", &["datadog", "dd_api"], &[run(LowerHex, 32, 32)]),
-    after("sumologic-token", &["sumo"], &[run(Alnum, 64, 64)]),
-    after("meraki-key", &["meraki"], &[run(LowerHex, 40, 40)]),
-    after("launchdarkly-token", &["launchdarkly"], &[run(Base64UrlPad, 40, 40)]),
-    after("fastly-token", &["fastly"], &[run(Base64UrlPad, 32, 32)]),
-    after("okta-token", &["okta"], &[run(Base64UrlPad, 40, 40)]).starting(&["00"]),
-    after("hubspot-key", &["hubspot"], UPPER_UUID),
-    after("zendesk-key", &["zendesk"], &[run(Alnum, 40, 40)]),
-    after("looker-secret", &["looker"], &[run(Alnum, 24, 24)]),
-    after("algolia-key", &["algolia"], &[run(Alnum, 32, 32)]),
-    after("airtable-key", &["airtable"], &[run(Alnum, 17, 17)]),
-    token("airtable-token", &["pat"], &[run(Alnum, 14, 14), then(b'.', LowerHex, 64, 64)]),
-    after("asana-secret", &["asana"], &[run(Alnum, 32, 32)]),
-    after("adafruit-key", &["adafruit"], &[run(Base64Url, 32, 32)]),
-    after("beamer-token", &["beamer"], &[run(Base64UrlPad, 44, 44)]).starting(&["b_"]),
-    after("confluent-key", &["confluent"], &[run(Alnum, 64, 64)]),
-    after("confluent-key", &["confluent"], &[run(Alnum, 16, 16)]),
-    after("contentful-token", &["contentful"], &[run(Base64UrlPad, 43, 43)]),
-    after("dropbox-token", &["dropbox"], &[run(Base64UrlPad, 64, 64)]),
-    after("dropbox-token", &["dropbox"], &[run(Alnum, 15, 15)]),
-    token("dropbox-token", &["sl."], &[run(Base64UrlPad, 135, 140)]),
-    after("facebook-secret", &["facebook"], &[run(LowerHex, 32, 32)]),
-    token("facebook-token", &["EAAM", "EAAC"], &[run(Alnum, 100, MANY)]),
-    after("flickr-token", &["flickr"], &[run(Alnum, 32, 32)]),
-    after("finnhub-token", &["finnhub"], &[run(Alnum, 20, 20)]),
-    after("freshbooks-token", &["freshbooks"], &[run(Alnum, 64, 64)]),
-    token("frameio-token", &["fio-u-"], &[run(Base64UrlPad, 64, 64)]),
-    after("linkedin-secret", &["linkedin", "linked_in", "linked-in"], &[run(Alnum, 16, 16)]),
-    token("mapbox-token", &["sk.eyJ"], &[run(Base64Url, 50, MANY), then(b'.', Base64Url, 20, MANY)]),
-    token("maxmind-key", &["_mmk"], &[]).led_by(Word, 36, 36),
-    after("nytimes-token", &["nytimes", "newyorktimes"], &[run(Base64UrlPad, 32, 32)]),
-    after("twitch-token", &["twitch"], &[run(Alnum, 30, 30)]),
-    token("twitter-bearer-token", &["AAAAAAAAAAAAAAAAAAAAA"], &[run(Alnum, 80, 110)]),
-    after("twitter-token", &["twitter"], &[run(Digit, 15, 25), then(b'-', Alnum, 20, 40)]),
-    after("twitter-secret", &["twitter"], &[run(Alnum, 45, 50)]),
-    after("twitter-key", &["twitter"], &[run(Alnum, 25, 25)]),
-    after("typeform-token", &["typeform"], &[run(Base64UrlDot, 59, 59)]).starting(&["tfp_"]),
-    token("typeform-token", &["tfp_"], &[run(Base64UrlDot, 59, 59)]).checked(Check::Entropy(35)),
-    token("settlemint-token", &["sm_aat_", "sm_pat_", "sm_sat_"], &[run(Alnum, 16, 16)]),
-    token("defined-networking-token", &["dnkey-"], &[run(Base64UrlPad, 26, 26), then(b'-', Base64UrlPad, 52, 52)]),
-    token("intra42-secret", &["s-s4t2ud-", "s-s4t2af-"], &[run(LowerHex, 64, 64)]),
-    after("sidekiq-secret", &["contribsys"], &[run(LowerHex, 8, 8), then(b':', LowerHex, 8, 8)]),
-    token("jwt", &["ZXlK"], &[run(Base64, 60, MANY)]).checked(Check::Entropy(40)),
-    // --- keys that are files
-    token("age-secret-key", &["AGE-SECRET-KEY-1"], &[run(Bech32, 58, 58)]),
-    token("1password-secret-key", &["A3-"], &[run(UpperAlnum, 6, 6), then(b'-', UpperAlnum, 5, 11), then(b'-', UpperAlnum, 5, 6), then(b'-', UpperAlnum, 5, 5), then(b'-', UpperAlnum, 5, 5), then(b'-', UpperAlnum, 0, 5)]),
-    token("1password-token", &["ops_eyJ"], &[run(Base64, 250, MANY)]),
-    // JWTs last: `eyJ` begins the Grafana key above too.
-    Format { body: super::format::Body::Jwt, ..token("jwt", &["eyJ"], &[]) },
-];
+/// The rows, in order; `#` lines are comments.
+const TABLE: &str = "\
+# cloud providers
+aws-access-key-id AKIA|ASIA|ABIA|ACCA U{16}
+\" A3T U{17}
+aws-bedrock-key ABSK b{109,269}
+\" bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t b{0,}
+google-api-key AIza B{35}
+google-oauth-token ya29. B{20,1024}
+google-oauth-secret GOCSPX- B{28}
+azure-client-secret Q~ T{31,34} <T{4}
+alibaba-access-key-id LTAI A{20}
+alibaba-secret-key @alibaba A{30}
+aws-secret-key @aws|secretaccess b{40}
+cloudflare-origin-ca-key v1.0- h{24}-h{146}
+cloudflare-api-token @cloudflare|cf_api|cf-api B{40}
+cloudflare-global-api-key @cloudflare|cf_api|cf-api h{37}
+digitalocean-token dop_v1_|doo_v1_|dor_v1_ h{64}
+heroku-api-key HRKU-AA B{58}
+\" @heroku h{8}-h{4}-h{4}-h{4}-h{12}
+fly-token fo1_ B{43}
+\" fm1a_|fm1r_|fm2_ b{100,}
+vercel-token vcp_|vci_|vca_|vcr_|vck_ A{24,80}
+\" @vercel A{24}
+netlify-token nfp_ A{36,40}
+\" @netlify P{40,46}
+supabase-token sbp_ h{40}
+supabase-key sb_secret_ B{20,80}
+planetscale-token pscale_tkn_|pscale_oauth_|pscale_pw_ O{32,64}
+scalingo-token tk-us- B{48}
+doppler-token dp.pt.|dp.st.|dp.ct.|dp.sa.|dp.scim.|dp.audit. A{40,44}
+pulumi-token pul- h{40}
+terraform-token .atlasv1. P{60,70} <A{14}
+vault-token hvs. B{90,120}
+\" hvb. B{138,300}
+\" s. A{24} e38
+openshift-token sha256~ B{43}
+databricks-token dapi h{32}
+dynatrace-token dt0c01. A{24}.A{64}
+clickhouse-key 4b1d A{38}
+octopus-deploy-key API- U{26} e35
+harness-token pat.|sat. B{22}.A{24}.A{20}
+prefect-token pnu_ A{36}
+infracost-token ico- A{32}
+artifactory-key AKCp A{69}
+\" cmVmd A{59}
+jfrog-key @jfrog|artifactory|bintray|xray A{73}
+\" @jfrog|artifactory|bintray|xray A{64}
+yandex-api-key AQVN B{35,38}
+yandex-key @yandex=YC B{38}
+yandex-token @yandex=t1. P{1,}.P{86,88}
+# source hosting, packages, CI
+github-token ghp_|gho_|ghu_|ghs_|ghr_ A{36,255} crc
+\" ghs_ D{1,20}_O{20,}
+\" github_pat_ W{20,}
+gitlab-token glpat-|gldt-|glrt-|glrtr-|glcbt-|glimt-|glsoat-|glffct-|glft-|glagent-|gloas-|glwt-|GR1348941 O{20,}
+\" glptt- h{40}
+gitlab-session _gitlab_session= l{32} keep
+npm-token npm_ A{36} crc
+pypi-token pypi-AgEIcHlwaS5vcmc|pypi-AgENdGVzdC5weXBpLm9yZw B{50,}
+rubygems-token rubygems_ h{48}
+clojars-token CLOJARS_ l{60} ci
+readme-token rdme_ l{70}
+sonar-token squ_|sqp_|sqa_ h{40}
+\" @sonar P{40}
+sourcegraph-token sgp_ W{40,58}
+\" @sourcegraph H{40}
+codecov-token @codecov A{32}
+droneci-token @droneci|drone_ A{32}
+travisci-token @travis A{22}
+bitbucket-secret @bitbucket P{64}
+atlassian-token @atlassian|confluence|jira A{24}
+\" ATATT P{100,}
+postman-token PMAK- H{24}-H{34}
+linear-key lin_api_ A{40}
+linear-secret @linear h{32}
+snyk-token snyk_ O{30,} e35
+\" @snyk h{8}-h{4}-h{4}-h{4}-h{12}
+# chat and messaging
+slack-token xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe- D{1,}-M{8,}
+\" xoxe.xoxb-|xoxe.xoxp- D{1}-A{20,}
+\" xapp- D{1}-M{10,}
+discord-webhook discord.com/api/webhooks/|discordapp.com/api/webhooks/ D{17,20}/B{60,72} keep
+discord-token @discord h{64}
+\" @discord B{23,28}.B{6,7}.B{27,38}
+discord-secret @discord P{32}
+telegram-bot-token :AA B{33} <D{5,16}
+\" @telegr D{5,16}:B{35}
+teams-webhook .webhook.office.com/webhookb2/ F{80,} keep
+twilio-api-key SK H{32} e30
+twilio-auth-token @twilio h{32}
+sendgrid-key SG. B{20,24}.B{39,50}
+sendinblue-key xkeysib- h{64}-A{16}
+mailchimp-key -us D{1,2} <h{32}
+mailgun-key @mailgun=key- h{32}
+\" @mailgun h{32}-h{8}-h{8}
+mattermost-token @mattermost A{26}
+messagebird-key @messagebird|message_bird|message-bird A{25}
+gitter-token @gitter B{40}
+intercom-key @intercom P{60}
+sendbird-token @sendbird h{40}
+# payments and commerce
+stripe-key sk_test_|sk_live_|sk_prod_|rk_test_|rk_live_|rk_prod_ A{10,}
+stripe-webhook-secret whsec_ b{32,}
+square-token sq0atp- B{22,60}
+\" EAAA B{60}
+square-secret sq0csp- B{43}
+shopify-token shpat_|shpca_|shppa_|shpss_ H{32}
+shippo-token shippo_live_|shippo_test_ H{40}
+duffel-token duffel_test_|duffel_live_ P{43}
+easypost-token EZAK|EZTK A{54}
+flutterwave-key FLWSECK_TEST-|FLWSECK- H{12,32}
+adobe-client-secret p8e- A{32}
+plaid-token access-sandbox-|access-development-|access-production- h{8}-h{4}-h{4}-h{4}-h{12}
+plaid-secret @plaid l{30}
+gocardless-token @gocardless=live_ P{40}
+lob-key @lob=live_|test_ h{35}
+coinbase-token @coinbase B{64}
+kraken-token @kraken b{80,90}
+kucoin-secret @kucoin h{8}-h{4}-h{4}-h{4}-h{12}
+kucoin-key @kucoin h{24}
+bittrex-key @bittrex A{32}
+finicity-secret @finicity h{32}
+\" @finicity A{20}
+squarespace-token @squarespace h{8}-h{4}-h{4}-h{4}-h{12}
+etsy-token @etsy A{24}
+# AI and data
+anthropic-key sk-ant- w{2,10}D{2}-B{20,}
+openrouter-key sk-or-v1- h{64}
+openai-key sk-proj-|sk-svcacct-|sk-admin-|sk-None- B{20,}
+\" sk- A{32,}
+huggingface-token hf_|api_org_ L{34} e35
+groq-key gsk_ A{52}
+xai-key xai- A{80}
+replicate-token r8_ A{37}
+perplexity-key pplx- A{48}
+langsmith-key lsv2_pt_|lsv2_sk_ h{32}_h{10}
+tavily-key tvly- A{32}
+pinecone-key pcsk_ B{50,}
+notion-token ntn_ A{46}
+cohere-key @cohere|co_api_key A{40}
+privateai-key @private_ai|privateai|private-ai A{32}
+rapidapi-key @rapidapi B{50}
+# monitoring and operations
+grafana-key eyJrIjoi b{70,400}
+grafana-token glc_ b{32,400}
+\" glsa_ A{32}_H{8}
+new-relic-key NRAK- U{27}
+\" NRII- M{32}
+sentry-token sntryu_ h{64}
+\" sntrys_eyJpYXQiO b{20,}_b{43}
+\" @sentry h{64}
+datadog-key @datadog|dd_api|dd_app A{40}
+\" @datadog|dd_api h{32}
+sumologic-token @sumo A{64}
+meraki-key @meraki h{40}
+launchdarkly-token @launchdarkly P{40}
+fastly-token @fastly P{32}
+okta-token @okta=00 P{40}
+hubspot-key @hubspot H{8}-H{4}-H{4}-H{4}-H{12}
+zendesk-key @zendesk A{40}
+looker-secret @looker A{24}
+algolia-key @algolia A{32}
+airtable-key @airtable A{17}
+airtable-token pat A{14}.h{64}
+asana-secret @asana A{32}
+adafruit-key @adafruit B{32}
+beamer-token @beamer=b_ P{44}
+confluent-key @confluent A{64}
+\" @confluent A{16}
+contentful-token @contentful P{43}
+dropbox-token @dropbox P{64}
+\" @dropbox A{15}
+\" sl. P{135,140}
+facebook-secret @facebook h{32}
+facebook-token EAAM|EAAC A{100,}
+flickr-token @flickr A{32}
+finnhub-token @finnhub A{20}
+freshbooks-token @freshbooks A{64}
+frameio-token fio-u- P{64}
+linkedin-secret @linkedin|linked_in|linked-in A{16}
+mapbox-token sk.eyJ B{50,}.B{20,}
+maxmind-key _mmk - <W{36}
+nytimes-token @nytimes|newyorktimes P{32}
+twitch-token @twitch A{30}
+twitter-bearer-token AAAAAAAAAAAAAAAAAAAAA A{80,110}
+twitter-token @twitter D{15,25}-A{20,40}
+twitter-secret @twitter A{45,50}
+twitter-key @twitter A{25}
+typeform-token @typeform=tfp_ O{59}
+\" tfp_ O{59} e35
+settlemint-token sm_aat_|sm_pat_|sm_sat_ A{16}
+defined-networking-token dnkey- P{26}-P{52}
+intra42-secret s-s4t2ud-|s-s4t2af- h{64}
+sidekiq-secret BUNDLE_ENTERPRISE__CONTRIBSYS__COM=|BUNDLE_GEMS__CONTRIBSYS__COM= h{8}:h{8} keep
+jwt ZXlK b{60,} e40
+# keys that are files
+age-secret-key AGE-SECRET-KEY-1 E{58}
+1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
+1password-token ops_eyJ b{250,}
+# JWTs last: `eyJ` begins the Grafana key above too.
+jwt eyJ jwt
+";
+
+/// The table, read on first use (a row that does not read is left out; a unit test proves
+/// none is).
+pub(crate) fn formats() -> &'static [Format] {
+    static FORMATS: OnceLock<Vec<Format>> = OnceLock::new();
+    FORMATS.get_or_init(|| {
+        let mut rows: Vec<Format> = Vec::new();
+        for row in TABLE.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let previous = rows.last().map_or("", |f| f.kind);
+            if let Some(format) = Format::parse(row, previous) {
+                rows.push(format);
+            }
+        }
+        rows
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_reads() {
+        let rows = TABLE.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+        assert_eq!(rows.count(), formats().len());
+        assert!(formats().len() > 150);
+    }
+}

@@ -1,7 +1,8 @@
 //! Secrets named by the key before them: `password=`, `secret:`, `token=` style assignments
 //! in every form `pair` reads (the key stays, the value goes), `ENCRYPTION_KEY=` and the other
-//! `<what>_KEY` names, a value whose key names a provider of the table (`TWILIO_AUTH_TOKEN=…`),
-//! and AWS secret keys after their key name. The judgement of which values stand where a
+//! `<what>_KEY` names, and a value whose key names a provider of the table and which has that
+//! provider's shape (`TWILIO_AUTH_TOKEN=…`, `AWS_SECRET_ACCESS_KEY=…`): then the provider's
+//! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
 use super::entropy::bits_per_char;
@@ -14,7 +15,7 @@ use super::pair::{
     flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
     separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::{blanks, exactly, lit_ci, literal_at, one_of, quote_opt, run};
+use super::shape::literal_at;
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -169,12 +170,15 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `pass: .pass`. Their values must look like one, except in a connection string
     // (`Uid=sa;Pwd=…`).
     let weak = lower_key == "pass" || lower_key == "pwd";
-    let connection_string = weak && {
-        let line = super::pair::line_before(text, pos).to_ascii_lowercase();
-        ["uid=", "user id=", "server=", "driver=", "data source="]
-            .iter()
-            .any(|w| line.contains(w))
-    };
+    let connection_string = weak
+        && sep == Separator::Sign("=")
+        && super::pair::line_before(text, pos).trim_end().ends_with(';')
+        && {
+            let line = super::pair::line_before(text, pos).to_ascii_lowercase();
+            [";uid=", "user id=", "server=", "driver=", "data source="]
+                .iter()
+                .any(|w| line.contains(w))
+        };
     let alone = !pos
         .checked_sub(1)
         .and_then(|p| bytes.get(p))
@@ -226,6 +230,17 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     .iter()
     .any(|w| name.contains(w))
         && is_hex_digest(v);
+    // A value of the shape a provider the key names issues (`TWILIO_AUTH_TOKEN=<32 hex>`).
+    if !is_placeholder(v) && !value.next_line {
+        if let Some(kind) = context_kind(&name, v.as_bytes()) {
+            return Some(Hit {
+                end: value.consumed,
+                secret_start: value.start,
+                secret_end: value.end,
+                kind,
+            });
+        }
+    }
     let survives = v.chars().count() < if password { 3 } else { 6 }
         || is_placeholder(v)
         || v.eq_ignore_ascii_case(key)
@@ -295,74 +310,4 @@ fn is_uuid(v: &str) -> bool {
         && parts
             .iter()
             .all(|p| p.bytes().all(|c| c.is_ascii_hexdigit()))
-}
-
-/// A key that names a provider of the table (`TWILIO_AUTH_TOKEN=…`, `cloudflare_api_key:`)
-/// and a value of that provider's shape: the context word `word` starts at `pos`.
-pub(crate) fn context_assignment(text: &str, pos: usize, word: &'static str) -> Option<Hit> {
-    if !separator_follows(text, pos) {
-        return None;
-    }
-    let bytes = text.as_bytes();
-    let name_end = pos
-        + word.len()
-        + bytes.get(pos + word.len()..).map_or(0, |t| {
-            t.iter()
-                .take(24)
-                .take_while(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c))
-                .count()
-        });
-    let ks = key_sep(text, pos, name_end)?;
-    if ks.sep == Separator::Blank && !is_cli_flag(text, pos) {
-        return None;
-    }
-    let value = value_at(text, ks.end, ks.sep)?;
-    let v = text.get(value.start..value.end)?;
-    if is_placeholder(v) || value.next_line {
-        return None;
-    }
-    let kind = context_kind(word, v.as_bytes())?;
-    Some(Hit {
-        end: value.consumed,
-        secret_start: value.start,
-        secret_end: value.end,
-        kind,
-    })
-}
-
-/// The 40-character secret after an AWS secret key's name:
-/// `(?i-u:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)`
-/// `(?:\\*["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\*["'])?(?P<s>[A-Za-z0-9/+]{40})`, whole.
-pub(crate) fn aws_secret_key(text: &str, pos: usize) -> Option<Hit> {
-    if !separator_follows(text, pos) {
-        return None;
-    }
-    let b = text.as_bytes();
-    let sep = |at: usize| run(b, at, |c| b"_.-".contains(&c)).min(at + 1);
-    let name_end = match lit_ci(b, pos, b"aws") {
-        Some(i) => {
-            let i = sep(lit_ci(b, sep(i), b"secret")?);
-            let i = lit_ci(b, i, b"access").map_or(i, sep);
-            lit_ci(b, i, b"key")?
-        }
-        None => {
-            let i = lit_ci(b, sep(lit_ci(b, pos, b"secret")?), b"access")?;
-            lit_ci(b, sep(i), b"key")?
-        }
-    };
-    let i = blanks(b, quote_opt(b, name_end));
-    // `:=` and `=>` first; falling back to their first byte could not match, as `=` and
-    // `>` may not start the value.
-    let i = one_of(b, i, &[b":=", b"=>", b"=", b":"])?;
-    let s = quote_opt(b, blanks(b, i));
-    let e = exactly(
-        b,
-        s,
-        |c| c.is_ascii_alphanumeric() || c == b'/' || c == b'+',
-        40,
-    )?;
-    let continues = b
-        .get(e)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || b"/+=".contains(c));
-    (!continues).then_some(Hit::span(s, e, "aws-secret-key"))
 }

@@ -88,7 +88,6 @@ use scan::matcher;
 /// Kinds written by the rules read by hand (the provider table's rows name their own).
 const RULE_KINDS: &[&str] = &[
     "private-key",
-    "aws-secret-key",
     "slack-webhook",
     "authorization",
     "url-credentials",
@@ -102,7 +101,7 @@ pub fn kinds() -> &'static [&'static str] {
     static KINDS: OnceLock<Vec<&'static str>> = OnceLock::new();
     KINDS.get_or_init(|| {
         let mut all: Vec<&'static str> = RULE_KINDS.to_vec();
-        for format in formats::FORMATS {
+        for format in formats::formats() {
             if !all.contains(&format.kind) {
                 all.push(format.kind);
             }

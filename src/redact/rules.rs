@@ -2,7 +2,7 @@
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
 use super::command_line::{cli_password, curl_user};
-use super::generic::{assignment, aws_secret_key, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
+use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::private_key::private_key_block;
@@ -12,7 +12,6 @@ use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Rule {
     PrivateKey,
-    AwsSecretKey,
     SlackWebhook,
     Authorization,
     Bearer,
@@ -29,7 +28,6 @@ pub(crate) enum Rule {
 pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey];
 
 pub(crate) const AFTER_FORMATS: &[Rule] = &[
-    Rule::AwsSecretKey,
     Rule::SlackWebhook,
     Rule::Authorization,
     Rule::Bearer,
@@ -60,7 +58,6 @@ impl Rule {
         };
         match self {
             Rule::PrivateKey => spec(&["-----BEGIN"], false, Boundary::Any, private_key_block),
-            Rule::AwsSecretKey => spec(&["aws", "secret"], true, Boundary::Segment, aws_secret_key),
             Rule::SlackWebhook => spec(&["hooks.slack.com/"], true, Boundary::Any, slack_webhook),
             Rule::Authorization => spec(&["authorization"], true, Boundary::Segment, authorization),
             Rule::Bearer => spec(&["Bearer"], false, Boundary::Word, bearer),

@@ -6,12 +6,11 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::format::{Reveal, Standing};
-use super::formats::FORMATS;
-use super::generic::context_assignment;
+use super::formats::formats;
 use super::hit::{Boundary, Hit};
 use super::rules::{Rule, AFTER_FORMATS, BEFORE_FORMATS};
 use super::shape::literal_at;
-use super::tokens::{context_words, token_hit};
+use super::tokens::token_hit;
 
 static MATCHER: OnceLock<Option<Matcher>> = OnceLock::new();
 
@@ -25,8 +24,6 @@ enum Source {
     Rule(Rule),
     /// A row of the provider table, by index.
     Format(usize),
-    /// A context word of the provider table: a key that names a provider.
-    Context(&'static str),
 }
 
 /// One leading literal of one source; `rank` is its priority (lower first).
@@ -46,6 +43,9 @@ pub(crate) struct Matcher {
     first_byte: [bool; 256],
     /// Bucket 0 is empty; triggers inside a bucket are in priority order.
     buckets: Vec<Vec<Trigger>>,
+    /// Per bucket, the bytes a trigger's third byte may be (all, where a trigger is two
+    /// bytes long): most byte pairs that begin a trigger begin ordinary words too.
+    third: Vec<[u64; 4]>,
 }
 
 impl Matcher {
@@ -68,11 +68,11 @@ impl Matcher {
             }
         };
         add_rules(BEFORE_FORMATS, &mut rank, &mut triggers);
-        for (index, format) in FORMATS.iter().enumerate() {
+        for (index, format) in formats().iter().enumerate() {
             if format.standing != Standing::Alone {
                 continue;
             }
-            for prefix in format.prefixes {
+            for prefix in format.prefixes() {
                 // A prefix that is the middle of its token (`:AA`, `-us`) or a URL's path
                 // (`hooks.slack.com/…`) may follow anything.
                 let glued = format.lead.is_some()
@@ -83,7 +83,7 @@ impl Matcher {
                         .is_some_and(|c| c.is_ascii_alphanumeric());
                 triggers.push(Trigger {
                     literal: prefix.as_bytes(),
-                    any_case: format.prefix_any_case,
+                    any_case: format.any_case,
                     boundary: if glued { Boundary::Any } else { Boundary::Word },
                     source: Source::Format(index),
                     rank,
@@ -92,18 +92,6 @@ impl Matcher {
             rank += 1;
         }
         add_rules(AFTER_FORMATS, &mut rank, &mut triggers);
-        let mut words: Vec<&'static str> = context_words().collect();
-        words.sort_unstable();
-        words.dedup();
-        for word in words {
-            triggers.push(Trigger {
-                literal: word.as_bytes(),
-                any_case: true,
-                boundary: Boundary::Segment,
-                source: Source::Context(word),
-                rank,
-            });
-        }
         let mut bucket_of = vec![0u16; 1 << 16];
         let mut first_byte = [false; 256];
         let mut buckets: Vec<Vec<Trigger>> = vec![Vec::new()];
@@ -137,13 +125,30 @@ impl Matcher {
                 buckets.get_mut(usize::from(*slot))?.push(trigger);
             }
         }
+        let mut third = Vec::with_capacity(buckets.len());
         for bucket in &mut buckets {
             bucket.sort_by_key(|t| t.rank);
+            let mut allowed = [0u64; 4];
+            for trigger in bucket.iter() {
+                match trigger.literal.get(2) {
+                    None => allowed = [u64::MAX; 4],
+                    Some(&c) => {
+                        for c in [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
+                            .into_iter()
+                            .filter(|x| trigger.any_case || *x == c)
+                        {
+                            *allowed.get_mut(usize::from(c >> 6))? |= 1 << (c & 63);
+                        }
+                    }
+                }
+            }
+            third.push(allowed);
         }
         Some(Matcher {
             bucket_of,
             first_byte,
             buckets,
+            third,
         })
     }
 
@@ -176,7 +181,7 @@ impl Matcher {
         let mut copied = 0;
         let mut i = 0;
         while let (Some(&a), Some(&b)) = (bytes.get(i), bytes.get(i + 1)) {
-            if !self.may_start(a, b) {
+            if !self.may_start(a, b, bytes.get(i + 2).copied()) {
                 i += 1;
                 continue;
             }
@@ -199,17 +204,30 @@ impl Matcher {
         }
     }
 
-    /// The hot loop's test, one per byte: can a trigger start with this byte pair? The
-    /// 256-entry first-byte table answers most bytes.
-    fn may_start(&self, a: u8, b: u8) -> bool {
-        self.first_byte
-            .get(usize::from(a))
+    /// The hot loop's test, one per byte: can a trigger start with this byte pair, and go
+    /// on with this third byte? The 256-entry first-byte table answers most bytes.
+    #[inline]
+    fn may_start(&self, a: u8, b: u8, c: Option<u8>) -> bool {
+        if !self.first_byte.get(usize::from(a)).copied().unwrap_or(false) {
+            return false;
+        }
+        let bucket = self
+            .bucket_of
+            .get((usize::from(a) << 8) | usize::from(b))
             .copied()
-            .unwrap_or(false)
-            && self
-                .bucket_of
-                .get((usize::from(a) << 8) | usize::from(b))
-                .is_some_and(|bucket| *bucket != 0)
+            .unwrap_or(0);
+        if bucket == 0 {
+            return false;
+        }
+        let Some(allowed) = self.third.get(usize::from(bucket)) else {
+            return false;
+        };
+        match c {
+            Some(c) => allowed
+                .get(usize::from(c >> 6))
+                .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
+            None => allowed.iter().all(|bits| *bits == u64::MAX),
+        }
     }
 
     /// The first source that matches at `pos`, if any. Out of line: most candidates fail
@@ -234,8 +252,9 @@ impl Matcher {
             tried = Some(trigger.source);
             let hit = match trigger.source {
                 Source::Rule(rule) => (rule.spec().read)(text, pos),
-                Source::Format(index) => FORMATS.get(index).and_then(|f| token_hit(text, pos, f)),
-                Source::Context(word) => context_assignment(text, pos, word),
+                Source::Format(index) => formats()
+                    .get(index)
+                    .and_then(|f| token_hit(text, pos, f)),
             };
             if hit.is_some() {
                 return hit;

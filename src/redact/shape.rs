@@ -64,13 +64,6 @@ pub(crate) fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -
     (end - at >= min).then_some(end)
 }
 
-/// `[…]{n}`: exactly `n` bytes of `class`, whatever follows.
-pub(crate) fn exactly(b: &[u8], at: usize, class: fn(u8) -> bool, n: usize) -> Option<usize> {
-    b.get(at..at + n)
-        .is_some_and(|t| t.iter().all(|c| class(*c)))
-        .then_some(at + n)
-}
-
 pub(crate) fn blanks(b: &[u8], at: usize) -> usize {
     run(b, at, is_blank)
 }

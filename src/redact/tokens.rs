@@ -5,7 +5,7 @@
 
 use super::entropy::bits_per_char;
 use super::format::{Body, Check, Class, Format, Part, Reveal, Standing};
-use super::formats::FORMATS;
+use super::formats::formats;
 use super::hit::Hit;
 use super::not_secret::is_name;
 use super::private_key::private_key_block;
@@ -15,9 +15,8 @@ use super::shape::{is_b64url, is_mask, literal_at};
 pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> {
     let b = text.as_bytes();
     let after_prefix = format
-        .prefixes
-        .iter()
-        .find(|p| literal_at(b, pos, p.as_bytes(), format.prefix_any_case))
+        .prefixes()
+        .find(|p| literal_at(b, pos, p.as_bytes(), format.any_case))
         .map(|p| pos + p.len())?;
     let start = match format.lead {
         None => pos,
@@ -35,7 +34,7 @@ pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> 
             pos - n
         }
     };
-    let end = body_end(b, after_prefix, format.body)?;
+    let end = body_end(b, after_prefix, &format.body)?;
     if b.get(end).is_some_and(|c| is_word_byte(*c)) || inside_base64(b, start, end) {
         return None;
     }
@@ -63,11 +62,11 @@ pub(crate) fn token_at(text: &str, pos: usize) -> Option<Hit> {
         return private_key_block(text, pos);
     }
     let first = *b.get(pos)?;
-    FORMATS
+    formats()
         .iter()
         .filter(|f| f.standing == Standing::Alone && f.lead.is_none())
         .filter(|f| {
-            f.prefixes.iter().any(|p| {
+            f.prefixes().any(|p| {
                 p.as_bytes()
                     .first()
                     .is_some_and(|c| c.eq_ignore_ascii_case(&first))
@@ -83,11 +82,11 @@ pub(crate) fn token_at(text: &str, pos: usize) -> Option<Hit> {
 fn led_token_at(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let window = b.get(pos..(pos + 64).min(b.len()))?;
-    FORMATS
+    formats()
         .iter()
         .filter(|f| f.standing == Standing::Alone && f.lead.is_some())
         .find_map(|f| {
-            f.prefixes.iter().find_map(|p| {
+            f.prefixes().find_map(|p| {
                 let at = window.windows(p.len()).position(|w| w == p.as_bytes())?;
                 token_hit(text, pos + at, f).filter(|h| h.secret_start == pos)
             })
@@ -113,23 +112,27 @@ pub(crate) fn prefer_token(text: &str, s: usize, e: usize, end: usize, kind: &'s
     }
 }
 
-/// The kind of the context row a key's `value` fits: the key named `word`, one of the row's
-/// context words, and the value is the row's shape exactly.
-pub(crate) fn context_kind(word: &str, value: &[u8]) -> Option<&'static str> {
-    FORMATS
+/// The kind of the context row a key's `value` fits: the key's whole `name` holds one of
+/// the row's context words (compared without case, `_`, `-` or `.`), and the value is the
+/// row's shape exactly.
+pub(crate) fn context_kind(name: &str, value: &[u8]) -> Option<&'static str> {
+    let squeezed: Vec<u8> = name
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    formats()
         .iter()
         .filter(|f| f.standing == Standing::AfterContext)
-        .filter(|f| f.context.iter().any(|w| w.eq_ignore_ascii_case(word)))
+        .filter(|f| {
+            f.context_words().any(|w| {
+                squeezed
+                    .windows(w.len())
+                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
+            })
+        })
         .find(|f| fits(value, f))
         .map(|f| f.kind)
-}
-
-/// Context words that may name a key (the scan's triggers for context rows).
-pub(crate) fn context_words() -> impl Iterator<Item = &'static str> {
-    FORMATS
-        .iter()
-        .filter(|f| f.standing == Standing::AfterContext)
-        .flat_map(|f| f.context.iter().copied())
 }
 
 fn fits(value: &[u8], format: &Format) -> bool {
@@ -137,13 +140,12 @@ fn fits(value: &[u8], format: &Format) -> bool {
         Some(0)
     } else {
         format
-            .prefixes
-            .iter()
-            .find(|p| literal_at(value, 0, p.as_bytes(), format.prefix_any_case))
+            .prefixes()
+            .find(|p| literal_at(value, 0, p.as_bytes(), format.any_case))
             .map(|p| p.len())
     };
     let Some(start) = start else { return false };
-    match body_end(value, start, format.body) {
+    match body_end(value, start, &format.body) {
         Some(end) if end == value.len() => value
             .get(start..)
             .is_some_and(|random| reads_random(&[], random, format.check)),
@@ -166,7 +168,7 @@ fn is_word_byte(c: u8) -> bool {
 }
 
 /// Where the body that starts at `at` ends.
-fn body_end(b: &[u8], at: usize, body: Body) -> Option<usize> {
+fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
     match body {
         Body::Jwt => jwt_end(b, at),
         Body::Parts(parts) => {
@@ -178,7 +180,7 @@ fn body_end(b: &[u8], at: usize, body: Body) -> Option<usize> {
                     None => return None,
                 }
             }
-            if parts.last().is_some_and(|p| p.class == Class::Base64) {
+            if parts.last().is_some_and(|p| p.class == Class::BASE64) {
                 i += b
                     .get(i..)
                     .map_or(0, |t| t.iter().take(3).take_while(|c| **c == b'=').count());
@@ -341,7 +343,7 @@ mod tests {
     #[test]
     fn every_format_row_has_a_line_and_every_line_is_redacted() {
         let lines = format_lines();
-        assert!(lines.len() >= FORMATS.len(), "{} lines", lines.len());
+        assert!(lines.len() >= formats().len(), "{} lines", lines.len());
         for (kind, secret, text) in &lines {
             assert!(!secret.is_empty() && text.contains(secret), "{kind}: {text}");
             let out = crate::redact::redact(text);
@@ -350,7 +352,7 @@ mod tests {
                 "{kind}: {text}\n -> {out}"
             );
         }
-        for (i, format) in FORMATS.iter().enumerate() {
+        for (i, format) in formats().iter().enumerate() {
             assert!(
                 lines
                     .iter()

@@ -1,0 +1,53 @@
+//! Native figures: each redactor over every line of every transcript under the folder given
+//! (default ../shared/real-transcripts), best of 5 runs, MB/s and new/old.
+
+use std::time::Instant;
+
+use redact_bench::{each_line, new, old};
+
+fn main() {
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "../shared/real-transcripts".into());
+    let mut files = Vec::new();
+    collect(std::path::Path::new(&dir), &mut files);
+    files.sort();
+    let text: String = files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mb = text.len() as f64 / (1 << 20) as f64;
+    let lines = text.lines().count();
+    println!("native: {} files, {lines} lines, {mb:.1} MB", files.len());
+    let time = |redact: fn(&str) -> std::borrow::Cow<'_, str>| {
+        let _ = redact("warm-up password=x");
+        let mut best = f64::INFINITY;
+        let mut changed = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            changed = each_line(&text, redact);
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        (mb / best, changed)
+    };
+    let (old_rate, old_changed) = time(old::redact);
+    let (new_rate, new_changed) = time(new::redact);
+    println!("native old redactor: {old_rate:7.1} MB/s ({old_changed} lines changed)");
+    println!("native new redactor: {new_rate:7.1} MB/s ({new_changed} lines changed)");
+    println!("native new/old:      {:7.2}x", new_rate / old_rate);
+}
+
+fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+}
