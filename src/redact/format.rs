@@ -174,7 +174,7 @@ impl Format {
                 "keep" => format.reveal = Reveal::Prefix,
                 _ => {
                     if let Some(tenths) = flag.strip_prefix('e') {
-                        format.check = Check::Entropy(tenths.parse().ok()?);
+                        format.check = Check::Entropy(u8::try_from(number(tenths)?).ok()?);
                     } else {
                         format.lead = Some(*parse_parts(flag.strip_prefix('<')?)?.first()?);
                     }
@@ -183,6 +183,17 @@ impl Format {
         }
         Some(format)
     }
+}
+
+/// A length of a row: decimal digits (by hand: `str::parse` costs the .wasm a few hundred
+/// bytes for nothing).
+fn number(digits: &str) -> Option<u16> {
+    if digits.is_empty() || digits.len() > 4 {
+        return None;
+    }
+    digits.bytes().try_fold(0u16, |n, c| {
+        c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+    })
 }
 
 /// `D{1,}-M{8,}` into its parts.
@@ -199,9 +210,9 @@ fn parse_parts(spec: &str) -> Option<Vec<Part>> {
         let close = tail.iter().position(|c| *c == b'}')?;
         let range = std::str::from_utf8(tail.get(1..close)?).ok()?;
         let (min, max) = match range.split_once(',') {
-            Some((min, "")) => (min.parse().ok()?, 4096),
-            Some((min, max)) => (min.parse().ok()?, max.parse().ok()?),
-            None => (range.parse().ok()?, range.parse().ok()?),
+            Some((min, "")) => (number(min)?, 4096),
+            Some((min, max)) => (number(min)?, number(max)?),
+            None => (number(range)?, number(range)?),
         };
         parts.push(Part {
             sep,

@@ -188,6 +188,7 @@ dropbox-token @dropbox P{64}
 \" sl. P{135,140}
 facebook-secret @facebook h{32}
 facebook-token EAAM|EAAC A{100,}
+\" @facebook|fb_ D{15,16}|B{27,40}
 flickr-token @flickr A{32}
 finnhub-token @finnhub A{20}
 freshbooks-token @freshbooks A{64}
@@ -208,6 +209,7 @@ defined-networking-token dnkey- P{26}-P{52}
 intra42-secret s-s4t2ud-|s-s4t2af- h{64}
 sidekiq-secret BUNDLE_ENTERPRISE__CONTRIBSYS__COM=|BUNDLE_GEMS__CONTRIBSYS__COM= h{8}:h{8} keep
 jwt ZXlK b{60,} e40
+authress-key sc_|ext_|scauth_|authress_ l{5,30}.l{4,6}.O{40,200} e35
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
@@ -222,7 +224,7 @@ pub(crate) fn formats() -> &'static [Format] {
     static FORMATS: OnceLock<Vec<Format>> = OnceLock::new();
     FORMATS.get_or_init(|| {
         let mut rows: Vec<Format> = Vec::new();
-        for row in TABLE.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for row in TABLE.split('\n').filter(|l| !l.starts_with('#') && !l.is_empty()) {
             let previous = rows.last().map_or("", |f| f.kind);
             if let Some(format) = Format::parse(row, previous) {
                 rows.push(format);

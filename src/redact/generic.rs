@@ -124,6 +124,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     }
     let value = value_at(text, ks.end, sep)?;
     let quote = value.quote;
+    // `if password == "root"`: a password compared with a literal is that password; any
+    // other comparison (`key == "Enter"`, `token == other`) is code.
+    let comparison = matches!(sep, Separator::Sign("==" | "==="));
+    if comparison && !(quote.is_some() && key.to_ascii_lowercase().contains("pass")) {
+        return None;
+    }
     // `"core.askPass=" + x`: the key sits inside a string whose closing quote comes after
     // the separator; what follows is not its value.
     if quote.is_some() && !ks.key_quoted && quote == quote_before_name(text, pos) {
@@ -305,9 +311,9 @@ fn not_key_material(v: &str) -> bool {
 }
 
 fn is_uuid(v: &str) -> bool {
-    let parts: Vec<&str> = v.split('-').collect();
-    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
-        && parts
-            .iter()
-            .all(|p| p.bytes().all(|c| c.is_ascii_hexdigit()))
+    v.len() == 36
+        && v.bytes().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
 }

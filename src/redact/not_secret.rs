@@ -51,6 +51,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if v.ends_with("...") || v.ends_with('…') {
         return true;
     }
+    // `hf_HubCITokenXXXXXXXXXXXXXXXXXXXX`, `AKIA****************`: a run of filler where the
+    // random part would be.
+    if has_filler_run(v) {
+        return true;
+    }
     #[rustfmt::skip]
     const INFIXES: &[&str] =
         &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit"];
@@ -62,6 +67,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey", "api_key",
         "api-key", "key", "changeme", "change_me", "change-me", "changeit", "example", "sample",
         "dummy", "fake", "test", "null", "nil", "none", "true", "false", "undefined", "redacted",
+        "foo", "bar", "baz", "qux", "quux", "foobar", "foobaz",
         "hidden", "masked", "placeholder", "string", "str", "number", "int", "integer", "bool",
         "boolean", "any", "unknown", "bytes", "object", "optional", "required", "await", "new",
         "this", "self", "value", "env", "todo", "tbd", "n/a", "secretstr", "secretstring",
@@ -76,6 +82,20 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "env.", "secrets.", "vault:", "op://", "enc[",
     ];
     WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
+pub(crate) fn has_filler_run(v: &str) -> bool {
+    let mut run = 0;
+    let mut last = 0u8;
+    for c in v.bytes() {
+        run = if c == last { run + 1 } else { 1 };
+        last = c;
+        if run >= 8 && b"xX*#0.".contains(&c) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Words joined by `-`, `_` or `.`, each lowercase, Capitalised, camelCase

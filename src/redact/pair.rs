@@ -10,7 +10,8 @@ use super::shape::literal_at;
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Separator {
-    /// `=`, `:`, `:=` or `=>`.
+    /// `=`, `:`, `:=` or `=>`; or `==`, `===` (a comparison with a literal, as
+    /// `if password == "root"`).
     Sign(&'static str),
     /// The first argument of a call, the value its second: `define('K', 'v')`.
     Argument,
@@ -86,7 +87,7 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
             });
         }
     }
-    let sep = [":=", "=>", "=", ":"]
+    let sep = [":=", "=>", "===", "==", "=", ":"]
         .into_iter()
         .find(|s| literal_at(bytes, after_ws1, s.as_bytes(), false));
     match sep {

@@ -6,7 +6,11 @@ use super::hit::Hit;
 /// The private key block whose `-----BEGIN` is at `pos`, if its body holds key material.
 pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
     let end = key_block_end(text, pos)?;
-    has_key_material(text.get(pos..end)?).then_some(Hit::span(pos, end, "private-key"))
+    // `MIIEvQIBADANBg...`: the body's run stopped at an elision.
+    let elided = text
+        .get(end..)
+        .is_some_and(|t| t.starts_with("...") || t.starts_with('…'));
+    (!elided && has_key_material(text.get(pos..end)?)).then_some(Hit::span(pos, end, "private-key"))
 }
 
 /// The end of the private key block whose `-----BEGIN` is at `pos`: the
@@ -129,12 +133,16 @@ fn separators(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// A key block's body must hold a real base64 run, not `...` or nothing.
+/// An elided body (`MIIEvQIBADANBg...`, `…`) is documentation, however long its start.
 fn has_key_material(block: &str) -> bool {
     let body = block.get(10..).unwrap_or("");
     let body = body
         .find("-----")
         .and_then(|i| body.get(i + 5..))
         .unwrap_or("");
+    if body.contains("...") || body.contains('…') {
+        return false;
+    }
     let mut run = 0;
     for c in body.bytes() {
         if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
