@@ -12,7 +12,7 @@ use super::not_secret::{
     is_type_name, looks_like_code,
 };
 use super::pair::{
-    flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
     separator_follows, value_at, whole_name, Separator,
 };
 use super::shape::literal_at;
@@ -122,7 +122,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             return None;
         }
     }
-    let value = value_at(text, ks.end, sep)?;
+    // `auth = ("user", "…")`: a tuple of user and password.
+    let (sep, value_start) = match (sep, bytes.get(ks.end)) {
+        (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
+        _ => (sep, ks.end),
+    };
+    let value = value_at(text, value_start, sep)?;
     let quote = value.quote;
     // `if password == "root"`: a password compared with a literal is that password; any
     // other comparison (`key == "Enter"`, `token == other`) is code.
@@ -150,7 +155,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let lower_key = key.to_ascii_lowercase();
-    let kind = if lower_key.contains("pass") || lower_key.contains("pwd") {
+    let user_and_password = sep == Separator::Call && !lower_key.contains("pass");
+    let kind = if lower_key.contains("pass") || lower_key.contains("pwd") || user_and_password {
         "password-assignment"
     } else if lower_key.starts_with("token") || lower_key.starts_with("auth") {
         "token-assignment"
@@ -159,6 +165,20 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     };
     let password = kind == "password-assignment";
     let name = whole_name(text, pos, name_end).to_ascii_lowercase();
+    // A call passes a credential when it sets one (`setPassword("…")`, `withToken("…")`,
+    // `.password("…")`) or takes a user and a password (`HTTPBasicAuth("u", "…")`,
+    // `NetworkCredential("u", "…")`); `hash_password("…")`, `t("password")` and the like are
+    // other calls.
+    if sep == Separator::Call {
+        let setter = name == lower_key
+            || name.starts_with("set")
+            || name.starts_with("with")
+            || name.ends_with("auth")
+            || name.ends_with("credential");
+        if !setter || quote.is_none() {
+            return None;
+        }
+    }
     // An ALL-CAPS key with `=` and no spaces is an environment or .env line: its value is
     // literal text, never code.
     let env_key = key.bytes().any(|c| c.is_ascii_alphabetic())

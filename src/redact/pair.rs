@@ -17,6 +17,10 @@ pub(crate) enum Separator {
     Argument,
     /// `<password>value</password>` or `key="Password" value="…"`.
     Markup,
+    /// A call whose quoted argument is the value: `setPassword("…")`, `.password("…")`,
+    /// and the second of two for a user and password (`HTTPBasicAuth("u", "…")`,
+    /// `NetworkCredential("u", "…")`, `auth=("u", "…")`).
+    Call,
     /// A blank: `--password x`, `.netrc`'s `password x`.
     Blank,
 }
@@ -66,6 +70,15 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
             end: i + 1,
         });
     }
+    if !key_quoted && bytes.get(i) == Some(&b'(') {
+        return call_value(bytes, i).map(|end| KeySep {
+            key,
+            key_quoted,
+            sep: Separator::Call,
+            spaced: false,
+            end,
+        });
+    }
     let after_ws1 = blanks(i);
     if key_quoted {
         if let Some(v) = literal_ci(bytes, after_ws1, b"value=").filter(|_| after_ws1 > i) {
@@ -109,6 +122,36 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
             end: after_ws1,
         }),
         None => None,
+    }
+}
+
+/// The quoted argument a call at `open` (its `(`) passes its value in: the only one, or the
+/// second of two (a user, then a password). Both are quoted literals; anything else is code.
+pub(crate) fn call_value(b: &[u8], open: usize) -> Option<usize> {
+    let blanks = |mut at: usize| {
+        while b.get(at).is_some_and(|c| *c == b' ' || *c == b'\t') {
+            at += 1;
+        }
+        at
+    };
+    let literal = |at: usize| -> Option<usize> {
+        let q = *b.get(at)?;
+        if !matches!(q, b'"' | b'\'') {
+            return None;
+        }
+        let len = b.get(at + 1..)?.iter().take(512).position(|c| *c == q || *c == b'\n')?;
+        (b.get(at + 1 + len) == Some(&q)).then_some(at + len + 2)
+    };
+    let first = blanks(open + 1);
+    let after_first = blanks(literal(first)?);
+    match b.get(after_first) {
+        Some(b')') => Some(first),
+        Some(b',') => {
+            let second = blanks(after_first + 1);
+            let after_second = blanks(literal(second)?);
+            (b.get(after_second) == Some(&b')')).then_some(second)
+        }
+        _ => None,
     }
 }
 
@@ -334,6 +377,7 @@ pub(crate) fn separator_follows(text: &str, key_start: usize) -> bool {
     }
     match bytes.get(i) {
         Some(b':' | b'=') => true,
+        Some(b'(') => !quoted && i == name,
         Some(b',') => quoted,
         Some(b'>') => !quoted && i == blank_start && element_opens(bytes, key_start),
         Some(b'v' | b'V') => quoted && i > blank_start,

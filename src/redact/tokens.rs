@@ -251,7 +251,8 @@ fn reads_random(lead: &[u8], random: &[u8], check: Check) -> bool {
         random
     };
     let text = std::str::from_utf8(random).unwrap_or("");
-    if is_mask(text) || is_filler(random) {
+    // `AKIAIOSFODNN7EXAMPLE`: the documentation's example keys say so.
+    if is_mask(text) || is_filler(random) || contains_ignoring_case(random, b"example") {
         return false;
     }
     match check {
@@ -262,6 +263,12 @@ fn reads_random(lead: &[u8], random: &[u8], check: Check) -> bool {
         }
         Check::Crc32Base62 => crc_verifies(random) || bits_per_char(random) >= 3.0,
     }
+}
+
+fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// Every segment of 4 or more characters (split at non-alphanumerics) holds at most two
