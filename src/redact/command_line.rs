@@ -1,5 +1,6 @@
 //! Passwords on a command line: `curl -u user:pass` (and `wget`, `http`), `mysql -p<password>`
-//! glued as the MySQL clients take it, `sshpass -p <password>`. The command on the line
+//! glued as the MySQL clients take it, `sshpass -p <password>`, `docker login -p <password>`
+//! (and the other registry logins), `redis-cli -a <password>`. The command on the line
 //! decides: `ssh -p 2222`, `docker run -p 80:80`, `mkdir -p`, `-pthread` and `docker run -u
 //! 1000:1000` stay.
 
@@ -49,6 +50,26 @@ const MYSQL_CLIENTS: &[&str] = &[
     "mariadb", "mariadb-dump", "mariadb-admin",
 ];
 
+/// Commands whose `-p <password>` logs in to a registry (their documentation warns of it).
+#[rustfmt::skip]
+const REGISTRY_LOGINS: &[&str] = &[
+    "docker login", "podman login", "buildah login", "nerdctl login", "skopeo login",
+    "helm registry login", "oras login",
+];
+
+/// The password of `redis-cli … -a <password>`.
+pub(crate) fn redis_password(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let i = lit(b, pos, b"-a")?;
+    if !matches!(b.get(i), Some(b' ' | b'\t')) || !line_before(text, pos).contains("redis-cli") {
+        return None;
+    }
+    let s = blanks(b, i);
+    let e = chars_until(text, s, |c| c.is_whitespace() || "'\";|&)`".contains(c));
+    let pass = text.get(s..e)?;
+    (e > s && !is_placeholder(pass)).then_some(Hit::span(s, e, "password-assignment"))
+}
+
 /// The password of `mysql … -p<password>` (glued, as the MySQL clients take it) or of
 /// `sshpass -p <password>`, quoted or not.
 pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
@@ -60,13 +81,14 @@ pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
         w.rsplit('/').next().unwrap_or(w).to_string()
     };
     let glued = match b.get(i) {
-        // sshpass's own flags may come between it and `-p`.
+        // sshpass's own flags may come between it and `-p`; `docker login -u me -p …`.
         Some(b' ' | b'\t') => {
             let last = line
                 .split_whitespace()
                 .rev()
                 .find(|w| !w.starts_with('-'))?;
-            if command(last) != "sshpass" {
+            let login = REGISTRY_LOGINS.iter().any(|l| line.contains(l));
+            if command(last) != "sshpass" && !login {
                 return None;
             }
             false

@@ -61,7 +61,11 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
         }
         at
     };
-    if !key_quoted && element_opens(bytes, pos) && bytes.get(i) == Some(&b'>') {
+    // `<password>…</password>`, and `<entry key="db.password">…</entry>` (Java's XML
+    // properties): the element's text is the value.
+    let keyed_element = key_quoted && attribute_is_key(bytes, pos);
+    if (keyed_element || (!key_quoted && element_opens(bytes, pos))) && bytes.get(i) == Some(&b'>')
+    {
         return Some(KeySep {
             key,
             key_quoted,
@@ -175,6 +179,17 @@ fn element_opens(b: &[u8], key_start: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// `key="…password"`: the quoted name is the value of an attribute called `key`.
+fn attribute_is_key(b: &[u8], key_start: usize) -> bool {
+    let head = b.get(..key_start).unwrap_or(&[]);
+    let name_start = head
+        .iter()
+        .rposition(|c| !(c.is_ascii_alphanumeric() || b"_.-".contains(c)))
+        .unwrap_or(0);
+    head.get(..name_start)
+        .is_some_and(|h| h.len() >= 4 && h.get(h.len() - 4..).is_some_and(|t| t.eq_ignore_ascii_case(b"key=")))
 }
 
 /// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument.
@@ -379,7 +394,14 @@ pub(crate) fn separator_follows(text: &str, key_start: usize) -> bool {
         Some(b':' | b'=') => true,
         Some(b'(') => !quoted && i == name,
         Some(b',') => quoted,
-        Some(b'>') => !quoted && i == blank_start && element_opens(bytes, key_start),
+        Some(b'>') => {
+            i == blank_start
+                && if quoted {
+                    attribute_is_key(bytes, key_start)
+                } else {
+                    element_opens(bytes, key_start)
+                }
+        }
         Some(b'v' | b'V') => quoted && i > blank_start,
         Some(_) if i > blank_start => {
             let key = text.get(key_start..blank_start).unwrap_or("");

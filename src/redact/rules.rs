@@ -1,7 +1,7 @@
 //! The rules that are not rows of the provider table, in priority order, each with its
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
-use super::command_line::{cli_password, curl_user};
+use super::command_line::{cli_password, curl_user, redis_password};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -20,6 +20,7 @@ pub(crate) enum Rule {
     OracleLogin,
     CurlUser,
     CliPassword,
+    RedisPassword,
     Assignment,
 }
 
@@ -36,6 +37,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::OracleLogin,
     Rule::CurlUser,
     Rule::CliPassword,
+    Rule::RedisPassword,
     Rule::Assignment,
 ];
 
@@ -71,6 +73,7 @@ impl Rule {
             ),
             Rule::CurlUser => spec(&["-u", "--user"], false, Boundary::Word, curl_user),
             Rule::CliPassword => spec(&["-p"], false, Boundary::Flag, cli_password),
+            Rule::RedisPassword => spec(&["-a"], false, Boundary::Flag, redis_password),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
