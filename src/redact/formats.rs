@@ -210,6 +210,19 @@ intra42-secret s-s4t2ud-|s-s4t2af- h{64}
 sidekiq-secret BUNDLE_ENTERPRISE__CONTRIBSYS__COM=|BUNDLE_GEMS__CONTRIBSYS__COM= h{8}:h{8} keep
 jwt ZXlK b{60,} e40
 authress-key sc_|ext_|scauth_|authress_ l{5,30}.l{4,6}.O{40,200} e35
+# more providers, from their documented token formats
+discord-token MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT B{21,26}.B{6,7}.B{27,38} e35
+firebase-key :APA91b B{130,140} <B{11}
+bitbucket-token ATBB A{24,40} e35
+figma-token figd_ B{38,45}
+hubspot-token pat-na1-|pat-eu1- h{8}-h{4}-h{4}-h{4}-h{12}
+nuget-key oy2 l{43} e35
+dockerhub-token dckr_pat_ B{27,40}
+circleci-token CCIPAT_ B{40,}
+tailscale-key tskey-api-|tskey-auth-|tskey-client-|tskey-scim-|tskey-webhook- M{20,}
+render-key rnd_ A{32}
+braintree-token access_token$production$|access_token$sandbox$ l{16}$h{32}
+wandb-key @wandb h{40}
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
