@@ -15,43 +15,95 @@
 //!   after them for literals the value starts with (`@gocardless=live_`).
 //! * `body`: parts, each an optional separator byte, a class letter and a length
 //!   `{n}`, `{min,max}` or `{min,}` (`D{1,}-M{8,}`); `jwt` for a JSON Web Token; `-` for none.
-//!   Classes: `D` digit, `h` 0-9a-f, `H` hex, `U` A-Z0-9, `l` a-z0-9, `L` letters, `w` a-z,
-//!   `A` alphanumeric, `W` word (`_`), `B` base64url, `P` base64url and `=`, `O` base64url,
-//!   `=` and `.`, `b` base64 (then `=` padding), `T` Azure's `_.~-`, `M` alphanumeric and
-//!   `-`, `E` bech32, `F` a path (`@/-`).
+//!   The class letters are [`Class`]'s; a row with an unknown one does not read.
 //! * flags: `crc` (GitHub's and npm's base62 CRC32 in the last 6 characters), `e38` (the body
 //!   must read as random: 3.8 bits a character), `ci` (prefixes in any case), `keep` (the
 //!   prefix stays: a URL's host and path), `<B{4}` (a lead: characters right before the
 //!   prefix that belong to the token, as Telegram's bot id before `:AA`).
 
-/// A character class of a token's part.
+/// A character class of a token's part (its letter in a row in brackets).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Class(u8);
+pub(crate) enum Class {
+    /// `D`
+    Digit,
+    /// `h`: `[0-9a-f]`
+    LowerHex,
+    /// `H`: `[0-9a-fA-F]`
+    Hex,
+    /// `U`: `[A-Z0-9]`
+    UpperAlnum,
+    /// `l`: `[a-z0-9]`
+    LowerAlnum,
+    /// `L`: `[A-Za-z]`
+    Letters,
+    /// `w`: `[a-z]`
+    Lower,
+    /// `A`: `[A-Za-z0-9]`
+    Alnum,
+    /// `W`: `[A-Za-z0-9_]`
+    Word,
+    /// `B`: `[A-Za-z0-9_-]`, base64url
+    Base64Url,
+    /// `P`: base64url and `=`
+    Base64UrlPad,
+    /// `O`: base64url, `=` and `.`
+    Base64UrlDot,
+    /// `b`: `[A-Za-z0-9+/]`, base64 (its `=` padding is read after the last part)
+    Base64,
+    /// `T`: `[A-Za-z0-9_.~-]`, Azure AD client secrets
+    Tilde,
+    /// `M`: `[A-Za-z0-9-]`
+    AlnumDash,
+    /// `E`: bech32's upper-case alphabet (age keys)
+    Bech32,
+    /// `F`: `[A-Za-z0-9@/-]`, a webhook's path
+    Path,
+}
 
 impl Class {
-    pub(crate) const BASE64: Class = Class(b'b');
+    fn from_letter(c: u8) -> Option<Class> {
+        Some(match c {
+            b'D' => Class::Digit,
+            b'h' => Class::LowerHex,
+            b'H' => Class::Hex,
+            b'U' => Class::UpperAlnum,
+            b'l' => Class::LowerAlnum,
+            b'L' => Class::Letters,
+            b'w' => Class::Lower,
+            b'A' => Class::Alnum,
+            b'W' => Class::Word,
+            b'B' => Class::Base64Url,
+            b'P' => Class::Base64UrlPad,
+            b'O' => Class::Base64UrlDot,
+            b'b' => Class::Base64,
+            b'T' => Class::Tilde,
+            b'M' => Class::AlnumDash,
+            b'E' => Class::Bech32,
+            b'F' => Class::Path,
+            _ => return None,
+        })
+    }
 
     pub(crate) fn contains(self, c: u8) -> bool {
         let alnum = c.is_ascii_alphanumeric();
-        match self.0 {
-            b'D' => c.is_ascii_digit(),
-            b'h' => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
-            b'H' => c.is_ascii_hexdigit(),
-            b'U' => c.is_ascii_uppercase() || c.is_ascii_digit(),
-            b'l' => c.is_ascii_lowercase() || c.is_ascii_digit(),
-            b'L' => c.is_ascii_alphabetic(),
-            b'w' => c.is_ascii_lowercase(),
-            b'A' => alnum,
-            b'W' => alnum || c == b'_',
-            b'B' => alnum || c == b'_' || c == b'-',
-            b'P' => alnum || b"_-=".contains(&c),
-            b'O' => alnum || b"_-=.".contains(&c),
-            b'b' => alnum || c == b'+' || c == b'/',
-            b'T' => alnum || b"_.~-".contains(&c),
-            b'M' => alnum || c == b'-',
-            b'E' => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
-            b'F' => alnum || b"@/-".contains(&c),
-            _ => false,
+        match self {
+            Class::Digit => c.is_ascii_digit(),
+            Class::LowerHex => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
+            Class::Hex => c.is_ascii_hexdigit(),
+            Class::UpperAlnum => c.is_ascii_uppercase() || c.is_ascii_digit(),
+            Class::LowerAlnum => c.is_ascii_lowercase() || c.is_ascii_digit(),
+            Class::Letters => c.is_ascii_alphabetic(),
+            Class::Lower => c.is_ascii_lowercase(),
+            Class::Alnum => alnum,
+            Class::Word => alnum || c == b'_',
+            Class::Base64Url => alnum || c == b'_' || c == b'-',
+            Class::Base64UrlPad => alnum || b"_-=".contains(&c),
+            Class::Base64UrlDot => alnum || b"_-=.".contains(&c),
+            Class::Base64 => alnum || c == b'+' || c == b'/',
+            Class::Tilde => alnum || b"_.~-".contains(&c),
+            Class::AlnumDash => alnum || c == b'-',
+            Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
+            Class::Path => alnum || b"@/-".contains(&c),
         }
     }
 }
@@ -216,7 +268,7 @@ fn parse_parts(spec: &str) -> Option<Vec<Part>> {
         };
         parts.push(Part {
             sep,
-            class: Class(class),
+            class: Class::from_letter(class)?,
             min,
             max,
         });
@@ -245,5 +297,6 @@ mod tests {
         assert_eq!(c.prefixes().collect::<Vec<_>>(), ["live_"]);
         assert_eq!(c.lead.map(|l| (l.min, l.max)), Some((3, 5)));
         assert!(Format::parse("broken ghp_ A{36", "").is_none());
+        assert!(Format::parse("unknown-class ghp_ Z{36}", "").is_none());
     }
 }

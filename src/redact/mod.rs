@@ -5,19 +5,20 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
-//!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and some hundred more, with GitHub's
+//!   provider table (`formats`, 206 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
 //! * Private key blocks (PEM, OpenSSH, PGP), whole.
 //! * Values named by their key (`generic`): `password` / `secret` / `token` / `api_key` /
 //!   `credentials` / `<what>_KEY` and the like, in every form `pair` reads — shell and
 //!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
-//!   PHP arrays and `define`, the default of `getenv`/`get`, XML elements, .NET's
+//!   PHP arrays and `define`, the default of `getenv`/`get`, a call's literal
+//!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements, .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x` — and `key` alone when its value reads
 //!   as random (3.5 bits a character, as gitleaks' generic rule).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
-//!   `sshpass -p`, and connection strings: `scheme://user:pass@host`, Go's
+//!   `sshpass -p`, `docker login -p`, `redis-cli -a`, and connection strings: `scheme://user:pass@host`, Go's
 //!   `user:pass@tcp(host)`, Oracle's `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and
 //!   ODBC strings.
 //!

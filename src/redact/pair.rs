@@ -1,8 +1,10 @@
 //! The grammar of `key <separator> value`, in every form a credential is written in: shell and
 //! `.env` lines, JSON, YAML (also the value on the line after its key), TOML and INI, code
-//! (`x = "…"`, PHP `$cfg['db_password'] = '…'`, `define('DB_PASSWORD', '…')`, the default of
-//! `getenv("PASSWORD", "…")`), XML elements (`<password>…</password>`) and .NET's
-//! `<add key="Password" value="…"/>`, command-line flags (`--password x`) and `.netrc` lines.
+//! (`x = "…"`, `password == "…"`, PHP `$cfg['db_password'] = '…'`, `define('DB_PASSWORD',
+//! '…')`, the default of `getenv("PASSWORD", "…")`, a call's literal: `setPassword("…")`,
+//! `HTTPBasicAuth("u", "…")`, `auth=("u", "…")`), XML elements (`<password>…</password>`,
+//! Java's `<entry key="db.password">…</entry>`) and .NET's `<add key="Password" value="…"/>`,
+//! command-line flags (`--password x`) and `.netrc` lines.
 //! Only reading: which values are secrets is `generic`'s judgement.
 
 use super::shape::literal_at;

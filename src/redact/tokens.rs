@@ -180,7 +180,7 @@ fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
                     None => return None,
                 }
             }
-            if parts.last().is_some_and(|p| p.class == Class::BASE64) {
+            if parts.last().is_some_and(|p| p.class == Class::Base64) {
                 i += b
                     .get(i..)
                     .map_or(0, |t| t.iter().take(3).take_while(|c| **c == b'=').count());
