@@ -17,11 +17,13 @@ const TABLE: &str = "\
 # cloud providers
 aws-access-key-id AKIA|ASIA|ABIA|ACCA U{16}
 \" A3T U{17}
+aws-session-token IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE b{100,}
 aws-bedrock-key ABSK b{109,269}
 \" bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t b{0,}
 google-api-key AIza B{35}
 google-oauth-token ya29. B{20,1024}
 google-oauth-secret GOCSPX- B{28}
+google-oauth-token 1//0 B{40,} e40
 azure-client-secret Q~ T{31,34} <T{4}
 alibaba-access-key-id LTAI A{20}
 alibaba-secret-key @alibaba A{30}
@@ -91,7 +93,7 @@ linear-secret @linear h{32}
 snyk-token snyk_ O{30,} e35
 \" @snyk h{8}-h{4}-h{4}-h{4}-h{12}
 # chat and messaging
-slack-token xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe- D{1,}-M{8,}
+slack-token xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe-|xoxc- D{1,}-M{8,}
 \" xoxe.xoxb-|xoxe.xoxp- D{1}-A{20,}
 \" xapp- D{1}-M{10,}
 discord-webhook discord.com/api/webhooks/|discordapp.com/api/webhooks/ D{17,20}/B{60,72} keep
