@@ -362,6 +362,10 @@ mod tests {
             "sk-ant-api03-", "xoxb-", "123-", "é", "🙂", "token", "secret", "--", "-u", "curl",
             "aws_secret_access_key", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ", "${X}", "<x>", "(",
             ")", "{", "[", "]", "=>", "machine ", "login ", "Pass", "_key", "?", "&",
+            "<password>", "</password>", "key=\"db.password\">", ":AA", "-us1", "0123456789",
+            "glsa_", "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "==", "setPassword(", "auth=(", ",",
+            "docker login -p ", "redis-cli -a ", "@tcp(", "jdbc:oracle:thin:", "/", "key",
+            "TWILIO_", "AKIA", "EXAMPLE", "...", "xoxb-1-", "eyJhbGciOiJub25lIn0", "%",
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move || {
@@ -370,7 +374,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for _ in 0..2000 {
+        for _ in 0..6000 {
             let n = next() % 40;
             let text: String = (0..n)
                 .map(|_| frags[(next() % frags.len() as u64) as usize])
