@@ -27,8 +27,8 @@ impl Hit {
 pub(crate) enum Boundary {
     /// Anything (the literal itself is distinctive: `-----BEGIN`, `://`).
     Any,
-    /// Not an ASCII word byte: a token is not the tail of a longer word
-    /// (keeps base64 blobs and `task-sk-1` out).
+    /// Not an ASCII word byte, nor base64 text (`+`, a `/` inside a run): a token is not the
+    /// tail of a longer word or blob (`task-sk-1`, an image's bytes).
     Word,
     /// A new name segment: not alphanumeric (so `DB_PASSWORD`, `x-api-key`
     /// count) or a camelCase hump (`dbPassword`); `bypass`, `compass` do not.

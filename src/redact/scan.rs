@@ -43,9 +43,14 @@ pub(crate) struct Matcher {
     first_byte: [bool; 256],
     /// Bucket 0 is empty; triggers inside a bucket are in priority order.
     buckets: Vec<Vec<Trigger>>,
-    /// Per bucket, the bytes a trigger's third byte may be (all, where a trigger is two
-    /// bytes long): most byte pairs that begin a trigger begin ordinary words too.
+    /// Per bucket, the bytes a trigger's third and fourth bytes may be (all, where a trigger
+    /// is shorter): most byte pairs that begin a trigger begin ordinary words too (`git`
+    /// against `github_pat_`, `create` against `credential`).
     third: Vec<[u64; 4]>,
+    fourth: Vec<[u64; 4]>,
+    /// Per bucket, the boundary all its triggers share, if they do: checked before any of
+    /// them is tried (`NT` inside `CONTENT` starts no token).
+    boundary: Vec<Option<Boundary>>,
 }
 
 impl Matcher {
@@ -126,29 +131,22 @@ impl Matcher {
             }
         }
         let mut third = Vec::with_capacity(buckets.len());
+        let mut fourth = Vec::with_capacity(buckets.len());
+        let mut boundary = Vec::with_capacity(buckets.len());
         for bucket in &mut buckets {
             bucket.sort_by_key(|t| t.rank);
-            let mut allowed = [0u64; 4];
-            for trigger in bucket.iter() {
-                match trigger.literal.get(2) {
-                    None => allowed = [u64::MAX; 4],
-                    Some(&c) => {
-                        for c in [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
-                            .into_iter()
-                            .filter(|x| trigger.any_case || *x == c)
-                        {
-                            *allowed.get_mut(usize::from(c >> 6))? |= 1 << (c & 63);
-                        }
-                    }
-                }
-            }
-            third.push(allowed);
+            let first = bucket.first().map(|t| t.boundary);
+            boundary.push(first.filter(|b| bucket.iter().all(|t| t.boundary == *b)));
+            third.push(allowed_at(bucket, 2)?);
+            fourth.push(allowed_at(bucket, 3)?);
         }
         Some(Matcher {
             bucket_of,
             first_byte,
             buckets,
             third,
+            fourth,
+            boundary,
         })
     }
 
@@ -181,7 +179,8 @@ impl Matcher {
         let mut copied = 0;
         let mut i = 0;
         while let (Some(&a), Some(&b)) = (bytes.get(i), bytes.get(i + 1)) {
-            if !self.may_start(a, b, bytes.get(i + 2).copied()) {
+            let bucket = self.bucket(a, b);
+            if bucket == 0 || !self.may_go_on(bytes, i, bucket) {
                 i += 1;
                 continue;
             }
@@ -204,30 +203,41 @@ impl Matcher {
         }
     }
 
-    /// The hot loop's test, one per byte: can a trigger start with this byte pair, and go
-    /// on with this third byte? The 256-entry first-byte table answers most bytes.
-    #[inline]
-    fn may_start(&self, a: u8, b: u8, c: Option<u8>) -> bool {
+    /// The hot loop's test, one per byte: the bucket of triggers this byte pair may start
+    /// (0: none). The 256-entry first-byte table answers most bytes.
+    #[inline(always)]
+    fn bucket(&self, a: u8, b: u8) -> usize {
         if !self.first_byte.get(usize::from(a)).copied().unwrap_or(false) {
-            return false;
+            return 0;
         }
-        let bucket = self
-            .bucket_of
-            .get((usize::from(a) << 8) | usize::from(b))
-            .copied()
-            .unwrap_or(0);
-        if bucket == 0 {
-            return false;
-        }
-        let Some(allowed) = self.third.get(usize::from(bucket)) else {
-            return false;
+        usize::from(
+            self.bucket_of
+                .get((usize::from(a) << 8) | usize::from(b))
+                .copied()
+                .unwrap_or(0),
+        )
+    }
+
+    /// For a byte pair that begins a trigger at `i`: may one go on with the next two bytes
+    /// and follow the byte before?
+    fn may_go_on(&self, bytes: &[u8], i: usize, bucket: usize) -> bool {
+        let allows = |table: &Vec<[u64; 4]>, at: usize| {
+            let Some(allowed) = table.get(bucket) else {
+                return false;
+            };
+            match bytes.get(at) {
+                Some(&c) => allowed
+                    .get(usize::from(c >> 6))
+                    .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
+                None => allowed.iter().all(|bits| *bits == u64::MAX),
+            }
         };
-        match c {
-            Some(c) => allowed
-                .get(usize::from(c >> 6))
-                .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
-            None => allowed.iter().all(|bits| *bits == u64::MAX),
-        }
+        allows(&self.third, i + 2)
+            && allows(&self.fourth, i + 3)
+            && match self.boundary.get(bucket).copied().flatten() {
+                Some(shared) => boundary_ok(bytes, i, shared),
+                None => true,
+            }
     }
 
     /// The first source that matches at `pos`, if any. Out of line: most candidates fail
@@ -264,6 +274,23 @@ impl Matcher {
     }
 }
 
+/// The bytes the triggers of `bucket` may have at `index` (every byte where one is shorter).
+fn allowed_at(bucket: &[Trigger], index: usize) -> Option<[u64; 4]> {
+    let mut allowed = [0u64; 4];
+    for trigger in bucket {
+        let Some(&c) = trigger.literal.get(index) else {
+            return Some([u64::MAX; 4]);
+        };
+        for c in [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
+            .into_iter()
+            .filter(|x| trigger.any_case || *x == c)
+        {
+            *allowed.get_mut(usize::from(c >> 6))? |= 1 << (c & 63);
+        }
+    }
+    Some(allowed)
+}
+
 fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     let before = match pos.checked_sub(1).and_then(|p| bytes.get(p)) {
         Some(&c) => c,
@@ -271,7 +298,16 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     };
     match boundary {
         Boundary::Any => true,
-        Boundary::Word => !(before.is_ascii_alphanumeric() || before == b'_'),
+        // Not glued to a word, nor cut out of base64 text (`+`, or a `/` inside a run): an
+        // image's base64 holds every two-letter prefix; a URL's `//ghp_…` still counts.
+        Boundary::Word => {
+            let inside_run = before == b'/'
+                && pos
+                    .checked_sub(2)
+                    .and_then(|p| bytes.get(p))
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'+');
+            !(before.is_ascii_alphanumeric() || before == b'_' || before == b'+' || inside_run)
+        }
         Boundary::Flag => matches!(before, b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'(' | b'`'),
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()

@@ -35,6 +35,21 @@ fn main() {
         new_best = new_best.min(t.elapsed().as_secs_f64());
     }
     let (old_rate, new_rate) = (mb / old_best, mb / new_best);
+    if std::env::var("PER_FILE").is_ok() {
+        for f in &files {
+            let t = std::fs::read_to_string(f).unwrap_or_default();
+            let (mut o, mut n) = (f64::INFINITY, f64::INFINITY);
+            for _ in 0..5 {
+                let s = Instant::now();
+                each_line(&t, old::redact);
+                o = o.min(s.elapsed().as_secs_f64());
+                let s = Instant::now();
+                each_line(&t, new::redact);
+                n = n.min(s.elapsed().as_secs_f64());
+            }
+            println!("{:8.1} KB old {:7.2} ms new {:7.2} ms  {:.2}x {}", t.len() as f64 / 1024.0, o * 1e3, n * 1e3, o / n, f.display());
+        }
+    }
     println!("native old redactor: {old_rate:7.1} MB/s ({old_changed} lines changed)");
     println!("native new redactor: {new_rate:7.1} MB/s ({new_changed} lines changed)");
     println!("native new/old:      {:7.2}x", new_rate / old_rate);
