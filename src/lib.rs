@@ -22,6 +22,7 @@ pub mod redact;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
+pub mod step;
 pub mod hooks;
 #[cfg(feature = "bindings")]
 pub mod bindings;

@@ -42,7 +42,8 @@ use std::rc::Rc;
 
 use crate::message;
 use crate::text;
-use protocol::{Answer, Machine, Rejection, Step};
+use crate::step::{self as step_protocol, on_wire, Answers, OnWire};
+use protocol::{Machine, Step};
 use session_compact::CompactEvent;
 
 /// Texts longer than this go through the outbox instead of the step's JSON.
@@ -69,7 +70,7 @@ pub struct Core {
 enum Wire<'a> {
     Ask {
         id: u32,
-        calls: &'a [Call],
+        calls: Vec<OnWire<'a, Call>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         carry: Option<&'a Carried>,
     },
@@ -157,7 +158,7 @@ impl Core {
             Some(m) => {
                 let id = self.next_id;
                 self.next_id = self.next_id.wrapping_add(1).max(1);
-                self.run(id, m, None, None)
+                self.run(id, m, None)
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -167,8 +168,8 @@ impl Core {
     pub fn resume(&mut self, id: u32, answers: &str) -> String {
         match self.machines.remove(&id) {
             Some(m) => {
-                let (answers, rejection) = protocol::parse_wire(answers, m.asked());
-                self.run(id, m, Some(answers), rejection)
+                let answers = step_protocol::read_answers(answers, m.asked(), Vec::new());
+                self.run(id, m, Some(answers))
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -192,9 +193,9 @@ impl Core {
         self.machines.remove(&id);
     }
 
-    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>, rejection: Option<Rejection>) -> String {
+    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Answers>) -> String {
         self.outbox.clear();
-        let step = m.step_with(answers, rejection);
+        let step = m.resume(answers);
         let carried = self.session.carried().clone();
         let carry = (self.sent.as_ref() != Some(&carried)).then_some(&carried);
         let (out, carried_out) = match step {
@@ -208,7 +209,7 @@ impl Core {
                         }
                     }
                 }
-                let out = wire(&Wire::Ask { id, calls: &calls, carry });
+                let out = wire(&Wire::Ask { id, calls: on_wire(&calls), carry });
                 if self.machines.len() >= MAX_MACHINES {
                     self.machines.pop_first();
                 }
