@@ -10,20 +10,19 @@
 //    compaction of its own instead (`done.compacted`); after it resolved or
 //    without it, only where the core says so (`compacted.replaces`: a summary
 //    row that is no summary, a summarizer that failed within the cool-down).
-// 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
-//    A throw there rebuilds the instance with the session state the core last
-//    carried and ids that go on past the old ones; a hook of the old instance
-//    then lets the engine's result through and says so in the debug log.
-// 4. Nothing a hook waits on waits forever: `$` calls time out, the compile
+// 3. Every call into wasm is synchronous and goes through `step`, `recallStep`
+//    or `quietly`. A throw in the core rebuilds the instance with the session
+//    state the core last carried and ids that go on past the old ones; a hook
+//    of the old instance then lets the engine's result through and says so in
+//    the debug log. (A throw in the recall module costs its calls in flight.)
+// 4. Nothing a hook waits on waits forever: each `$` call is given up on as
+//    the Rust side says (`waitMs`, a `deadline` shared by name), the compile
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
 //    it has run; nothing waits on the job.)
 
 import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
-import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
+import { initSync as initRecall, start as recallStart, resume as recallResume, cancel as recallCancel, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
-// A `$` call that hangs must not hang the compaction: the hook's budget stops
-// while a `$` call is in flight.
-const CALL_TIMEOUT_MS = 30000
 // The compile settles in about 0.2 s after start-up (measured in the real CLI);
 // a hook still waiting past this passes through, within the host's 10 s budget.
 const COMPILE_WAIT_MS = 5000
@@ -35,6 +34,9 @@ let compiled = null // Promise<WebAssembly.Module | null>, once per load
 let settled = null // what `compiled` gave, once it has
 let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
+// The recall module's instance: made for a call, dropped once no call is in
+// flight (its memory only grows), so it keeps nothing between calls.
+const recaller = { live: false, inFlight: 0, generation: 0 }
 let options = '{}'
 
 // The one wasm instance and what outlives it.
@@ -220,6 +222,8 @@ function begin(hook, e) {
 function newRun(e, next) {
   const run = {
     e,
+    next,
+    seen: null, // the event whose texts the core may ask for (session.compact's)
     called: false,
     result: undefined,
     rejected: null, // { err }: `next` rejected with err
@@ -246,22 +250,46 @@ function newRun(e, next) {
   return run
 }
 
-// The answer to one of the core's calls, as `{ok}` or `{err}`.
-async function answer(call, run, seen, next, io) {
+// A `$` call, given up on as its machine said: after `waitMs`, counted from
+// the first call naming the same `deadline` in this run when it names one.
+function waited(call, io, deadlines) {
+  const op = Promise.resolve().then(() => io.perform(call))
+  if (typeof call.waitMs !== 'number') return op
+  const key = call.deadline ?? Symbol(call.op)
+  if (!deadlines.has(key)) {
+    let timer
+    const late = new Promise((_, reject) => {
+      timer = io.after(call.waitMs, () => reject(new Error(`${call.op} timed out`)))
+    })
+    late.catch(() => {})
+    deadlines.set(key, { late, timer })
+  }
+  const race = Promise.race([op, deadlines.get(key).late])
+  if (call.deadline) return race
+  return race.finally(() => {
+    deadlines.get(key)?.timer?.cancel?.()
+    deadlines.delete(key)
+  })
+}
+
+// The answer to one call of a machine, as `{ok}`, `{err}`, or `{text}` for a
+// text handed beside the JSON (a call marked `beside`). `run` is the hook's
+// dealings with `next` (the recall module asks none of those calls).
+async function answer(call, run, io, texts, deadlines) {
   switch (call.op) {
     case 'texts':
     case 'pack':
-      if (!seen) return { err: 'no texts were left out' }
+      if (!run.seen) return { err: 'no texts were left out' }
       try {
-        if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
-        const [skeleton, bytes] = pack(seen, call.results === true)
+        if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof run.seen.messages[i]?.text === 'string' ? run.seen.messages[i].text : null)) }
+        const [skeleton, bytes] = pack(run.seen, call.results === true)
         run.packed = bytes
         return { ok: skeleton }
       } catch (err) {
         return { err: text(err) }
       }
     case 'startNext':
-      if (run.called || !next) return { err: 'next is not available here' }
+      if (run.called || !run.next) return { err: 'next is not available here' }
       run.started = run.callNext(downEvent(run.e, call))
       run.started.catch(() => {}) // awaited by nextResult, or at the end
       return { ok: null }
@@ -272,17 +300,44 @@ async function answer(call, run, seen, next, io) {
       try {
         return { ok: await run.started }
       } catch (err) {
-        return { err: text(err), rejected: true, aborted: next?.signal?.aborted === true }
+        return { err: text(err), rejected: true, aborted: run.next?.signal?.aborted === true }
       }
     case 'next':
-      if (run.called || !next) return { err: 'next is not available here' }
+      if (run.called || !run.next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
     default:
       try {
-        return { ok: await io.perform(call) }
+        const ok = await waited(call, io, deadlines)
+        if (call.beside === true && typeof ok === 'string') return { text: texts.push(ok) - 1 }
+        return { ok }
       } catch (err) {
         return { err: text(err) }
       }
+  }
+}
+
+// The one step loop, for the core's hooks and the recall module's calls
+// alike: performs each step's calls, hands the answers back, until the
+// machine is done. `machine` resumes, cancels, and says when it was lost (its
+// instance rebuilt). Answers `null` when lost.
+async function steps(s, run, io, machine) {
+  const deadlines = new Map()
+  try {
+    while (Array.isArray(s?.calls)) {
+      const texts = []
+      let answers
+      try {
+        answers = await Promise.all(s.calls.map((call) => answer(call, run, io, texts, deadlines)))
+      } catch (err) {
+        machine.cancel(s.id)
+        throw err
+      }
+      if (machine.lost()) return null
+      s = machine.resume(s.id, JSON.stringify(answers), texts)
+    }
+    return s
+  } finally {
+    for (const { timer } of deadlines.values()) timer?.cancel?.()
   }
 }
 
@@ -314,7 +369,6 @@ function own({ summary, keep }, e) {
 // Runs one hook of the core to its end.
 async function drive(hook, e, next, io) {
   const run = newRun(e, next)
-  let id = 0
   try {
     const module = await compiledWithin(io)
     if (!module) return run.passThrough()
@@ -323,107 +377,78 @@ async function drive(hook, e, next, io) {
     const generation = core.generation
     core.inFlight++
     try {
-      let [s, seen] = begin(hook, e)
-      while (s.calls) {
-        id = s.id
-        run.packed = null
-        const answers = await Promise.all(s.calls.map((call) => answer(call, run, seen, next, io)))
-        if (generation !== core.generation) {
+      const [first, seen] = begin(hook, e)
+      run.seen = seen
+      const s = await steps(first, run, io, {
+        resume(id, json) {
+          const packed = run.packed
+          run.packed = null
+          return step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
+        },
+        cancel: (id) => quietly(() => cancel(id)),
+        lost() {
+          if (generation === core.generation) return false
           io.log(`compact-plus: ${hook} was lost when the core was rebuilt; the engine's result stands`)
-          return await run.passThrough()
-        }
-        const packed = run.packed
-        const json = JSON.stringify(answers)
-        s = step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
-      }
+          return true
+        },
+      })
       // A rejected `next` is the core's to answer (`finish`), or passes up there.
       if (run.started) await run.started.catch(() => {})
-      if (s.done) return await finish(s.done, run, io)
-      io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
+      if (s?.done) return await finish(s.done, run, io)
+      if (s) io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
     } finally {
       core.inFlight--
       handBack(io.log)
     }
   } catch (err) {
-    // Its machine, if the instance still holds it, is of no more use.
-    if (id) quietly(() => cancel(id))
     if (run.rejected) throw run.rejected.err
     io.log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
   }
   return run.passThrough()
 }
 
-// The recall tool: read the files the core named, search them in the recall
-// module, then drop its instance, so it keeps nothing between calls (its
-// memory only grows). Any failure is the tool's answer, never the session's.
-async function search({ paths, query, project }, io) {
+// One synchronous call into the recall module that answers a step. A throw
+// (a trap) drops the instance: every call in flight on it is lost.
+function recallStep(call) {
+  try {
+    return JSON.parse(call())
+  } catch (err) {
+    recaller.generation++
+    recaller.live = false
+    throw err
+  }
+}
+
+// The recall tool: the recall module's own machine for this call (`done.search`
+// is what the core hands it), on the same step loop as the hooks. Any failure
+// is the tool's answer, never the session's.
+async function search(request, io) {
   try {
     const module = await recallCompiled
     if (!module) return 'recall: the search module did not load'
-    initRecall({ module })
+    if (!recaller.live) {
+      initRecall({ module })
+      recaller.live = true
+    }
+    const generation = recaller.generation
+    recaller.inFlight++
     try {
-      if (project) return await searchProject(project, io)
-      const texts = await Promise.all(paths.map((path) => io.perform({ op: 'read', path })))
-      return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
+      const first = recallStep(() => recallStart(JSON.stringify(request)))
+      const s = await steps(first, newRun(null, null), io, {
+        resume: (id, json, texts) => recallStep(() => recallResume(id, json, texts)),
+        cancel: (id) => quietly(() => recallCancel(id)),
+        lost: () => generation !== recaller.generation,
+      })
+      return typeof s?.done === 'string' ? s.done : 'recall: the search stopped short'
     } finally {
-      resetRecall()
+      if (--recaller.inFlight === 0 && recaller.live) {
+        recaller.live = false
+        quietly(resetRecall)
+      }
     }
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
   }
-}
-
-// Scope project: the recall module's walk names the files (its `$` calls
-// performed here, as the core's are), then every byte range it named is read
-// at once; a call or a read that fails or is not back by the deadline goes as
-// missing, which the module counts.
-// Listing folders is quick; with the reads' own 5 s (`READ_DEADLINE_MS` in
-// recall/src/walk.rs) a call stays inside the host's 10 s for a tool.
-const WALK_DEADLINE_MS = 2000
-
-async function searchProject({ input, historyDir }, io) {
-  let walkTimer
-  const walkLate = new Promise((resolve) => {
-    walkTimer = io.after(WALK_DEADLINE_MS, () => resolve({ err: 'no answer within the deadline' }))
-  })
-  let s
-  try {
-    s = JSON.parse(walkStart(String(input), String(historyDir)))
-    while (Array.isArray(s.calls)) {
-      const answers = await Promise.all(
-        s.calls.map((call) =>
-          Promise.race([
-            Promise.resolve()
-              .then(() => io.perform(call))
-              .then((ok) => ({ ok: ok ?? null }), (err) => ({ err: text(err) })),
-            walkLate,
-          ]),
-        ),
-      )
-      s = JSON.parse(walkResume(JSON.stringify(answers)))
-    }
-  } finally {
-    walkTimer?.cancel?.()
-  }
-  const done = s?.done ?? {}
-  if (typeof done.answer === 'string') return done.answer
-  const { sources, deadlineMs, request } = done
-  if (!Array.isArray(sources) || typeof request !== 'string') return 'recall: the search stopped short'
-  let timer
-  const late = new Promise((resolve) => {
-    timer = io.after(deadlineMs, () => resolve(null))
-  })
-  const reads = []
-  for (const s of sources) {
-    for (const r of s.reads) {
-      const read = io.perform({ op: 'read', path: s.path, offset: r.offset, length: r.length })
-      reads.push(Promise.race([read.then((t) => (typeof t === 'string' ? t : null), () => null), late]))
-    }
-  }
-  const texts = await Promise.all(reads)
-  timer?.cancel?.()
-  const missing = Uint8Array.from(texts, (t) => (t === null ? 1 : 0))
-  return recallProject(request, texts.map((t) => t ?? ''), missing)
 }
 
 // session.start registers the recall tool from the spec the core's build wrote
@@ -491,26 +516,13 @@ function perform($, call, signal) {
   }
 }
 
-// Calls that end by themselves: a wait, and the queued command (it resolves
-// once the command has run, however long the compaction takes).
-const UNTIMED = new Set(['after', 'command'])
-
-// What a hook does with the world: `$` calls bounded in time, the debug log, a clock.
+// What a hook does with the world: `$` calls (bounded by `waited`), the debug
+// log, a clock.
 function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     after: (ms, fn) => $.clock.after(ms, fn),
-    perform(call) {
-      const op = perform($, call, signal)
-      if (UNTIMED.has(call.op)) return op
-      let timer
-      const late = new Promise((_, reject) => {
-        // A completion has its own bound (`timeoutMs`); this one only backs it up.
-        const ms = call.op === 'complete' ? Number(call.timeoutMs) + CALL_TIMEOUT_MS : CALL_TIMEOUT_MS
-        timer = $.clock.after(ms, () => reject(new Error(`${call.op} timed out`)))
-      })
-      return Promise.race([op, late]).finally(() => timer && timer.cancel())
-    },
+    perform: (call) => perform($, call, signal),
   }
 }
 
