@@ -251,31 +251,41 @@ function newRun(e, next) {
 }
 
 // A `$` call, given up on as its machine said: after `waitMs`, counted from
-// the first call naming the same `deadline` in this run when it names one.
+// the first call naming the same `deadline` in this run when it names one. No
+// promise outlives its call: a shared timer holds only the calls still out,
+// never what the others answered (a read's megabytes).
 function waited(call, io, deadlines) {
-  const op = Promise.resolve().then(() => io.perform(call))
-  if (typeof call.waitMs !== 'number') return op
+  if (typeof call.waitMs !== 'number') return Promise.resolve().then(() => io.perform(call))
   const key = call.deadline ?? Symbol(call.op)
-  if (!deadlines.has(key)) {
-    let timer
-    const late = new Promise((_, reject) => {
-      timer = io.after(call.waitMs, () => reject(new Error(`${call.op} timed out`)))
+  let d = deadlines.get(key)
+  if (!d) {
+    d = { out: new Set(), late: false }
+    d.timer = io.after(call.waitMs, () => {
+      d.late = true
+      for (const giveUp of d.out) giveUp()
     })
-    late.catch(() => {})
-    deadlines.set(key, { late, timer })
+    deadlines.set(key, d)
   }
-  const race = Promise.race([op, deadlines.get(key).late])
-  if (call.deadline) return race
-  return race.finally(() => {
-    deadlines.get(key)?.timer?.cancel?.()
-    deadlines.delete(key)
+  return new Promise((resolve, reject) => {
+    const giveUp = () => reject(new Error(`${call.op} timed out`))
+    if (d.late) return giveUp()
+    d.out.add(giveUp)
+    Promise.resolve()
+      .then(() => io.perform(call))
+      .then(resolve, reject)
+      .finally(() => {
+        d.out.delete(giveUp)
+        if (call.deadline) return
+        d.timer?.cancel?.()
+        deadlines.delete(key)
+      })
   })
 }
 
 // The answer to one call of a machine, as `{ok}`, `{err}`, or `{text}` for a
-// text handed beside the JSON (a call marked `beside`). `run` is the hook's
+// text handed `beside` the JSON (a call marked so: a file's text). `run` is the hook's
 // dealings with `next` (the recall module asks none of those calls).
-async function answer(call, run, io, texts, deadlines) {
+async function answer(call, run, io, beside, deadlines) {
   switch (call.op) {
     case 'texts':
     case 'pack':
@@ -308,12 +318,38 @@ async function answer(call, run, io, texts, deadlines) {
     default:
       try {
         const ok = await waited(call, io, deadlines)
-        if (call.beside === true && typeof ok === 'string') return { text: texts.push(ok) - 1 }
-        return { ok }
+        if (call.beside !== true || typeof ok !== 'string') return { ok }
+        beside(ok)
+        return { text: null } // its length once it is encoded (`utf8`)
       } catch (err) {
         return { err: text(err) }
       }
   }
+}
+
+// The texts handed beside one step's answers, as UTF-8 one after the other in
+// the order of their calls (as Rust reads them), each answer given its length:
+// encoded into one buffer kept for the run (`room`), so a read of megabytes is
+// neither escaped into JSON nor copied a char at a time (wasm-bindgen's way
+// with a string). Out of room, it grows for the rest as ASCII, then as three
+// bytes a char.
+function utf8(answers, texts, room) {
+  let at = 0
+  texts.forEach((t, i) => {
+    const start = at
+    for (let done = 0, tries = 0; ; tries++) {
+      const { read, written } = encoder.encodeInto(done ? t.slice(done) : t, room.bytes.subarray(at))
+      at += written
+      done += read
+      if (done === t.length) break
+      const rest = t.length - done
+      const grown = new Uint8Array(at + (tries ? rest * 3 : rest + (rest >> 3)) + 16)
+      grown.set(room.bytes.subarray(0, at))
+      room.bytes = grown
+    }
+    answers[i] = { text: at - start }
+  })
+  return room.bytes.subarray(0, at)
 }
 
 // The one step loop, for the core's hooks and the recall module's calls
@@ -322,18 +358,20 @@ async function answer(call, run, io, texts, deadlines) {
 // instance rebuilt). Answers `null` when lost.
 async function steps(s, run, io, machine) {
   const deadlines = new Map()
+  const room = { bytes: new Uint8Array(0) }
   try {
     while (Array.isArray(s?.calls)) {
       const texts = []
       let answers
       try {
-        answers = await Promise.all(s.calls.map((call) => answer(call, run, io, texts, deadlines)))
+        answers = await Promise.all(s.calls.map((call, i) => answer(call, run, io, (t) => (texts[i] = t), deadlines)))
       } catch (err) {
         machine.cancel(s.id)
         throw err
       }
       if (machine.lost()) return null
-      s = machine.resume(s.id, JSON.stringify(answers), texts)
+      const bytes = utf8(answers, texts, room)
+      s = machine.resume(s.id, JSON.stringify(answers), bytes)
     }
     return s
   } finally {

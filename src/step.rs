@@ -74,7 +74,8 @@ pub fn on_wire<C: ShimCall>(calls: &[C]) -> Vec<OnWire<'_, C>> {
 pub type Answer = Result<Box<RawValue>, String>;
 
 /// An answer as the shim sends it: `{ "ok": value }`, `{ "err": "message" }`,
-/// or `{ "text": k }`, the k-th text handed beside the JSON.
+/// or `{ "text": n }`, a text of `n` UTF-8 bytes handed beside the JSON (the
+/// texts of one step one after the other, in the order of their calls).
 #[derive(Debug, Deserialize)]
 struct WireAnswer {
     #[serde(default)]
@@ -116,21 +117,22 @@ fn null() -> Box<RawValue> {
     RawValue::from_string("null".into()).unwrap_or_else(|_| Box::<RawValue>::default())
 }
 
-/// Reads the shim's answers to `asked` calls. `undefined` (a `write`'s) comes
-/// as `{}`: null. Unreadable or missing answers are errors, one per call asked,
+/// Reads the shim's answers to `asked` calls, and the texts handed beside
+/// them (UTF-8, one after the other). `undefined` (a `write`'s) comes as
+/// `{}`: null. Unreadable or missing answers are errors, one per call asked,
 /// so nothing waits forever.
-pub fn read_answers(json: &str, asked: usize, beside: Vec<String>) -> Answers {
+pub fn read_answers(json: &str, asked: usize, beside: Vec<u8>) -> Answers {
     let wire: Vec<WireAnswer> = serde_json::from_str(&crate::text::well_formed_json(json)).unwrap_or_default();
     let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
         message: w.err.clone().unwrap_or_default(),
         aborted: w.aborted,
         from_next: true,
     });
-    let mut beside: Vec<Option<String>> = beside.into_iter().map(Some).collect();
-    let mut texts = Vec::with_capacity(asked);
+    let wire: Vec<WireAnswer> = wire.into_iter().take(asked).collect();
+    let mut texts = split_texts(&wire, beside);
+    texts.resize_with(asked, || None);
     let mut answers: Vec<Answer> = Vec::with_capacity(asked);
-    for w in wire.into_iter().take(asked) {
-        texts.push(w.text.and_then(|k| beside.get_mut(k).and_then(Option::take)));
+    for w in wire {
         answers.push(match (w.ok, w.err, w.text) {
             (_, Some(err), _) => Err(err),
             (Some(ok), None, _) => Ok(ok),
@@ -138,8 +140,31 @@ pub fn read_answers(json: &str, asked: usize, beside: Vec<String>) -> Answers {
         });
     }
     answers.resize_with(asked, || Err("no answer".into()));
-    texts.resize_with(asked, || None);
     Answers { answers, rejection, texts }
+}
+
+/// The texts beside the answers, by call. One that is all of `beside` is
+/// moved, not copied: a read a step is the common case.
+fn split_texts(wire: &[WireAnswer], beside: Vec<u8>) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = wire.iter().map(|_| None).collect();
+    let with_text: Vec<(usize, usize)> = wire.iter().enumerate().filter_map(|(i, w)| Some((i, w.text?))).collect();
+    if let [(i, n)] = with_text[..] {
+        if n == beside.len() {
+            if let Some(slot) = out.get_mut(i) {
+                *slot = Some(String::from_utf8(beside).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+            }
+            return out;
+        }
+    }
+    let mut at = 0;
+    for (i, n) in with_text {
+        let Some(bytes) = beside.get(at..at + n) else { break };
+        at += n;
+        if let Some(slot) = out.get_mut(i) {
+            *slot = Some(String::from_utf8_lossy(bytes).into_owned());
+        }
+    }
+    out
 }
 
 /// The answers alone (see [`read_answers`]).
@@ -347,7 +372,7 @@ mod tests {
         assert!(matches!(m.step(None), Step::Ask(ref c) if c == &vec![Probe::Now]));
         let Step::Ask(calls) = m.resume(Some(read_answers(r#"[{"ok":5}]"#, 1, Vec::new()))) else { panic!() };
         assert_eq!(calls.len(), 2);
-        let answers = read_answers(r#"[{"text":0},{"err":"EACCES"}]"#, 2, vec!["the file".into()]);
+        let answers = read_answers(r#"[{"text":8},{"err":"EACCES"}]"#, 2, b"the file".to_vec());
         let Step::Done((now, n, a, b, again, err)) = m.resume(Some(answers)) else { panic!() };
         assert_eq!((now, n), (Ok(5.0), 2));
         assert_eq!((a.as_deref(), b, again), (Some("the file"), None, None), "a text is taken once");
@@ -360,9 +385,12 @@ mod tests {
         assert!(parse_answers("[]", 1)[0].is_err());
         let a = parse_answers("[{}]", 1);
         assert_eq!(a[0].as_ref().unwrap().get(), "null");
-        // A text index with nothing beside it is an answer without a text.
+        // A text longer than what came beside it is an answer without a text.
         let a = read_answers(r#"[{"text":3}]"#, 1, Vec::new());
         assert_eq!((a.answers.len(), a.texts[0].is_none()), (1, true));
+        // Several texts, one after the other; bytes that are no UTF-8 are U+FFFD.
+        let a = read_answers(r#"[{"text":2},{"ok":1},{"text":3}]"#, 3, b"h\xffabc".to_vec());
+        assert_eq!(a.texts, [Some("h\u{fffd}".to_owned()), None, Some("abc".to_owned())]);
     }
 
     #[test]

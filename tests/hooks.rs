@@ -2807,7 +2807,7 @@ fn two_compactions_in_one_second_get_a_file_each() {
 
 /// The answers to one step's calls on the fake, as the shim gives them: a
 /// call marked `beside` has its text handed beside the JSON.
-fn perform_all(h: &mut Harness, calls: &[Value]) -> (String, Vec<String>) {
+fn perform_all(h: &mut Harness, calls: &[Value]) -> (String, Vec<u8>) {
     let mut texts = Vec::new();
     let answers: Vec<Value> = calls
         .iter()
@@ -2815,8 +2815,8 @@ fn perform_all(h: &mut Harness, calls: &[Value]) -> (String, Vec<String>) {
             h.fake.record("tool.call", c.clone());
             match h.fake.perform("tool.call", c) {
                 Ok(Some(Value::String(t))) if c["beside"] == json!(true) => {
-                    texts.push(t);
-                    json!({"text": texts.len() - 1})
+                    texts.extend_from_slice(t.as_bytes());
+                    json!({"text": t.len()})
                 }
                 Ok(v) => json!({"ok": v}),
                 Err(e) => json!({"err": e}),
@@ -3100,9 +3100,13 @@ fn project_recall_is_bounded_newest_first() {
     files.dedup();
     assert_eq!(files.len(), 20, "seed 000's cap: 20 transcripts a call");
     assert!(files[0].ends_with("s00.jsonl") && files[19].ends_with("s19.jsonl"), "{files:?}");
-    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, never a read over 4 MiB.
+    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, in reads of 1 MiB.
     let size = 9u64 << 20;
-    assert_eq!(reads[..2], [(files[0].to_owned(), 0, 4 << 20), (files[0].to_owned(), size - (4 << 20), 4 << 20)]);
+    let mib = 1u64 << 20;
+    let want: Vec<(String, u64, u64)> = [0, mib, 2 * mib, 3 * mib, size - 4 * mib, size - 3 * mib, size - 2 * mib, size - mib]
+        .map(|o| (files[0].to_owned(), o, mib))
+        .to_vec();
+    assert_eq!(reads[..8], want[..]);
     let answer = answer_of(&step);
     assert!(answer.contains("The newest 20 of 25 earlier sessions were read") && answer.contains("Session s00 is long"), "{answer}");
     assert!(h.fake.calls("read").iter().all(|r| r["deadline"] == json!("reads")), "every read within the reads' deadline");
@@ -3122,7 +3126,9 @@ fn every_byte_read_counts_in_the_calls_bound() {
     let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
     let read: u64 = h.fake.calls("read").iter().map(|r| r["length"].as_u64().unwrap()).sum();
     assert!(read <= 48 << 20, "{read} bytes read");
-    assert_eq!(search_reads(&h).len(), 11, "11 whole sessions fit beside the 64 KiB head");
+    let mut files: Vec<String> = search_reads(&h).into_iter().map(|r| r.0).collect();
+    files.dedup();
+    assert_eq!(files.len(), 11, "11 whole sessions fit beside the 64 KiB head");
     assert!(answer_of(&step).contains("(3 older sessions not read: the call reads 48 MiB at most.)"), "{step}");
 }
 

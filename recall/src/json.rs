@@ -24,6 +24,7 @@ pub fn fields<'a, const N: usize>(raw: &'a str, keys: [&str; N]) -> Option<[Opti
         return (ws(b, i + 1) == b.len()).then_some(out);
     }
     loop {
+        let i0 = i;
         let key_end = skip_string(b, i)?;
         let name = raw.get(i + 1..key_end - 1)?;
         i = ws(b, key_end);
@@ -32,7 +33,12 @@ pub fn fields<'a, const N: usize>(raw: &'a str, keys: [&str; N]) -> Option<[Opti
         }
         let start = ws(b, i + 1);
         let end = skip_value(b, start)?;
-        if let Some(slot) = keys.iter().position(|k| key_is(name, k)).and_then(|p| out.get_mut(p)) {
+        let at = keys.iter().position(|k| *k == name).or_else(|| {
+            // A key written with escapes (`"t\u0079pe"`) is read as its text.
+            let name = name.contains('\\').then(|| text(raw.get(i0..key_end)?)).flatten()?;
+            keys.iter().position(|k| *k == name)
+        });
+        if let Some(slot) = at.and_then(|p| out.get_mut(p)) {
             *slot = raw.get(start..end);
         }
         i = ws(b, end);
@@ -87,11 +93,6 @@ fn ws(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// Whether the raw key (between its quotes) is `want`.
-fn key_is(raw: &str, want: &str) -> bool {
-    raw == want || raw.contains('\\') && text(&format!("\"{raw}\"")).is_some_and(|k| k == want)
 }
 
 /// The end of the string starting at `i` (past its closing quote).

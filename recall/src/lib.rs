@@ -107,9 +107,11 @@ pub fn start(recall: String) -> String {
 }
 
 /// Resumes call `id` with the answers (JSON) to its last calls, and the texts
-/// the shim handed beside them.
+/// the shim handed beside them (UTF-8, one after the other: a file's text
+/// crosses as bytes the shim encoded, neither escaped into JSON nor copied a
+/// char at a time).
 #[wasm_bindgen]
-pub fn resume(id: u32, answers: String, texts: Vec<String>) -> String {
+pub fn resume(id: u32, answers: String, texts: Vec<u8>) -> String {
     match SEARCHES.with(|s| s.borrow_mut().machines.remove(&id)) {
         Some(m) => {
             let answers = read_answers(&answers, m.asked(), texts);

@@ -123,7 +123,10 @@ impl Terms {
     /// or a char that folds to an ASCII letter. `None`: every line can hit.
     pub fn needles(&self, json: bool) -> Option<Vec<String>> {
         let keys = if json { self.json_keys.as_ref() } else { self.keys.as_ref() }?;
-        Some(keys.iter().cloned().chain(ODD_CHARS.iter().map(|c| (*c).to_owned())).collect())
+        // The Kelvin sign and the long s can only be a `k` or an `s` of a term.
+        let odd = self.terms.iter().any(|t| t.contains(['k', 'K', 's', 'S']));
+        let odd = ODD_CHARS.iter().filter(|_| odd).map(|c| (*c).to_owned());
+        Some(keys.iter().cloned().chain(odd).collect())
     }
 
     /// The hits on one line: how many, and which terms (bit per term).

@@ -103,7 +103,7 @@ async fn read(host: &Host<Look>, plan: &Plan, reader: &mut impl Reader) {
         }
         let mut joiner = Joiner::new(file.size);
         let mut unread = false;
-        for span in &file.spans {
+        for span in file.spans.iter().flat_map(|s| s.chunks()) {
             if reader.full() {
                 break;
             }
@@ -113,7 +113,7 @@ async fn read(host: &Host<Look>, plan: &Plan, reader: &mut impl Reader) {
                 unread = true;
                 break;
             };
-            reader.lines(file, joiner.take(*span, &text));
+            reader.lines(file, joiner.take(span, &text));
         }
         reader.end(file, unread);
     }

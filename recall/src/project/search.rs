@@ -249,9 +249,9 @@ impl Reader for ProjectSearch {
             None => {}
         }
         let body = whole.body.as_bytes();
-        let total = newlines(body) + usize::from(!body.is_empty() && !body.ends_with(b"\n"));
         let base = self.lines;
-        self.lines += total;
+        // The body's lines: every newline, and a last line the file ends without one.
+        let last = usize::from(!body.is_empty() && !body.ends_with(b"\n"));
         let Some(needles) = &self.needles else {
             for (i, line) in whole.body.split_terminator('\n').enumerate() {
                 if line.len() > MAX_LINE_BYTES {
@@ -260,23 +260,24 @@ impl Reader for ProjectSearch {
                     self.row(file, base + i + 1, line);
                 }
             }
+            self.lines = base + newlines(body) + last;
             return;
         };
         let finder = self.finder.get_or_insert_with(|| Finder::new(needles, body));
         let found: Vec<(usize, usize)> = finder.lines(body).collect();
-        // Line numbers: the newlines before each line found, counted once.
+        // Line numbers: the newlines before each line found, each counted once.
         let (mut at, mut before) = (0, 0);
         for (start, end) in found {
             before += newlines(body.get(at..start).unwrap_or(&[]));
             at = start;
-            let n = base + before + 1;
             let Some(line) = whole.body.get(start..end) else { continue };
             if line.len() > MAX_LINE_BYTES {
                 self.skipped.huge += 1;
                 continue;
             }
-            self.row(file, n, line);
+            self.row(file, base + before + 1, line);
         }
+        self.lines = base + before + newlines(body.get(at..).unwrap_or(&[])) + last;
     }
 
     fn end(&mut self, file: &SessionFile, unread: bool) {

@@ -17,6 +17,12 @@ use crate::walk::{Format, SessionFile};
 
 const REQUEST_CHARS: usize = 160;
 
+/// A request as the view shows it: redacted, on one line, cut.
+fn one_line(text: &str) -> String {
+    let clean = redact(text);
+    cut_chars(&clean.split_whitespace().collect::<Vec<_>>().join(" "), REQUEST_CHARS)
+}
+
 /// What the view says of one session.
 #[derive(Debug, Default)]
 struct Outline {
@@ -57,16 +63,18 @@ impl SessionsView {
         SessionsView { cwd: cwd.to_owned(), outlines: Vec::new(), skipped: Skipped::default() }
     }
 
-    fn row(&mut self, format: Format, line: Option<&str>) {
+    /// One line of a session's record; a request's text (raw, not kept past
+    /// this read) is answered, the last of a read is redacted once it ends.
+    fn row(&mut self, format: Format, line: Option<&str>) -> Option<String> {
         let Some(line) = line else {
             self.skipped.huge += 1;
-            return;
+            return None;
         };
         if line.trim().is_empty() {
-            return;
+            return None;
         }
         let row = read_row(format, line, Detail::Requests, &self.cwd);
-        let Some(o) = self.outlines.last_mut() else { return };
+        let o = self.outlines.last_mut()?;
         match row {
             Row::Said(said) if said.text.trim().is_empty() => {}
             Row::Said(said) => {
@@ -74,12 +82,10 @@ impl SessionsView {
                 o.messages += 1;
                 if said.speaker == Speaker::User && is_request(&said.text) {
                     o.requests += 1;
-                    let clean = redact(&said.text);
-                    let one_line = cut_chars(&clean.split_whitespace().collect::<Vec<_>>().join(" "), REQUEST_CHARS);
                     if o.first_request.is_none() {
-                        o.first_request = Some(one_line.clone());
+                        o.first_request = Some(one_line(&said.text));
                     }
-                    o.last_request = Some(one_line);
+                    return Some(said.text);
                 }
             }
             Row::Compaction { ts, summary } => {
@@ -93,6 +99,7 @@ impl SessionsView {
             Row::Malformed => self.skipped.malformed += 1,
             Row::Elsewhere => {}
         }
+        None
     }
 
     pub fn answer(mut self) -> String {
@@ -150,7 +157,15 @@ impl Reader for SessionsView {
             return;
         }
         let format = file.format;
-        each_line(&whole, |line| self.row(format, line));
+        let mut last = None;
+        each_line(&whole, |line| {
+            if let Some(request) = self.row(format, line) {
+                last = Some(request);
+            }
+        });
+        if let (Some(request), Some(o)) = (last, self.outlines.last_mut()) {
+            o.last_request = Some(one_line(&request));
+        }
     }
 
     fn end(&mut self, file: &SessionFile, unread: bool) {

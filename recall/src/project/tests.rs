@@ -295,3 +295,4 @@ fn real_transcripts() {
     // `/init` sessions open with a command echo, not a request.
     assert!(with_request + 3 >= paths.len(), "{with_request} of {}", paths.len());
 }
+
