@@ -10,8 +10,8 @@
 //    compaction of its own instead (`done.compacted`); after it resolved or
 //    without it, only where the core says so (`compacted.replaces`: a summary
 //    row that is no summary, a summarizer that failed within the cool-down).
-// 3. Every call into wasm is synchronous and goes through `step`, `recallStep`
-//    or `quietly`. A throw in the core rebuilds the instance with the session
+// 3. Every call into wasm is synchronous and goes through `step`, `guarded`
+//    (the recall module's) or `quietly`. A throw in the core rebuilds the instance with the session
 //    state the core last carried and ids that go on past the old ones; a hook
 //    of the old instance then lets the engine's result through and says so in
 //    the debug log. (A throw in the recall module costs its calls in flight.)
@@ -34,9 +34,9 @@ let compiled = null // Promise<WebAssembly.Module | null>, once per load
 let settled = null // what `compiled` gave, once it has
 let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
-// The recall module's instance: made for a call, dropped once no call is in
-// flight (its memory only grows), so it keeps nothing between calls.
-const recaller = { live: false, inFlight: 0, generation: 0 }
+// The recall module's calls in flight on its one instance, and how many times
+// a trap dropped it.
+const recaller = { inFlight: 0, generation: 0 }
 let options = '{}'
 
 // The one wasm instance and what outlives it.
@@ -255,37 +255,37 @@ function newRun(e, next) {
 // promise outlives its call: a shared timer holds only the calls still out,
 // never what the others answered (a read's megabytes).
 function waited(call, io, deadlines) {
-  if (typeof call.waitMs !== 'number') return Promise.resolve().then(() => io.perform(call))
-  const key = call.deadline ?? Symbol(call.op)
-  let d = deadlines.get(key)
+  const perform = () => Promise.resolve().then(() => io.perform(call))
+  if (typeof call.waitMs !== 'number') return perform()
+  let d = call.deadline && deadlines.get(call.deadline)
   if (!d) {
-    d = { out: new Set(), late: false }
+    d = { out: new Set() }
     d.timer = io.after(call.waitMs, () => {
       d.late = true
       for (const giveUp of d.out) giveUp()
     })
-    deadlines.set(key, d)
+    deadlines.set(call.deadline ?? d, d)
   }
   return new Promise((resolve, reject) => {
     const giveUp = () => reject(new Error(`${call.op} timed out`))
     if (d.late) return giveUp()
     d.out.add(giveUp)
-    Promise.resolve()
-      .then(() => io.perform(call))
+    perform()
       .then(resolve, reject)
       .finally(() => {
         d.out.delete(giveUp)
         if (call.deadline) return
         d.timer?.cancel?.()
-        deadlines.delete(key)
+        deadlines.delete(d)
       })
   })
 }
 
 // The answer to one call of a machine, as `{ok}`, `{err}`, or `{text}` for a
-// text handed `beside` the JSON (a call marked so: a file's text). `run` is the hook's
-// dealings with `next` (the recall module asks none of those calls).
-async function answer(call, run, io, beside, deadlines) {
+// text handed beside the JSON as UTF-8 `bytes` (a call marked `beside`: a file's
+// text crosses neither escaped into JSON nor, as wasm-bindgen passes a string,
+// a char at a time). `run` is the hook's dealings with `next`.
+async function answer(call, run, io, deadlines) {
   switch (call.op) {
     case 'texts':
     case 'pack':
@@ -319,37 +319,12 @@ async function answer(call, run, io, beside, deadlines) {
       try {
         const ok = await waited(call, io, deadlines)
         if (call.beside !== true || typeof ok !== 'string') return { ok }
-        beside(ok)
-        return { text: null } // its length once it is encoded (`utf8`)
+        const bytes = encoder.encode(ok)
+        return { text: bytes.length, bytes }
       } catch (err) {
         return { err: text(err) }
       }
   }
-}
-
-// The texts handed beside one step's answers, as UTF-8 one after the other in
-// the order of their calls (as Rust reads them), each answer given its length:
-// encoded into one buffer kept for the run (`room`), so a read of megabytes is
-// neither escaped into JSON nor copied a char at a time (wasm-bindgen's way
-// with a string). Out of room, it grows for the rest as ASCII, then as three
-// bytes a char.
-function utf8(answers, texts, room) {
-  let at = 0
-  texts.forEach((t, i) => {
-    const start = at
-    for (let done = 0, tries = 0; ; tries++) {
-      const { read, written } = encoder.encodeInto(done ? t.slice(done) : t, room.bytes.subarray(at))
-      at += written
-      done += read
-      if (done === t.length) break
-      const rest = t.length - done
-      const grown = new Uint8Array(at + (tries ? rest * 3 : rest + (rest >> 3)) + 16)
-      grown.set(room.bytes.subarray(0, at))
-      room.bytes = grown
-    }
-    answers[i] = { text: at - start }
-  })
-  return room.bytes.subarray(0, at)
 }
 
 // The one step loop, for the core's hooks and the recall module's calls
@@ -358,20 +333,25 @@ function utf8(answers, texts, room) {
 // instance rebuilt). Answers `null` when lost.
 async function steps(s, run, io, machine) {
   const deadlines = new Map()
-  const room = { bytes: new Uint8Array(0) }
   try {
     while (Array.isArray(s?.calls)) {
-      const texts = []
       let answers
       try {
-        answers = await Promise.all(s.calls.map((call, i) => answer(call, run, io, (t) => (texts[i] = t), deadlines)))
+        answers = await Promise.all(s.calls.map((call) => answer(call, run, io, deadlines)))
       } catch (err) {
         machine.cancel(s.id)
         throw err
       }
       if (machine.lost()) return null
-      const bytes = utf8(answers, texts, room)
-      s = machine.resume(s.id, JSON.stringify(answers), bytes)
+      // The texts beside the answers, one after the other in the order of their calls.
+      const texts = new Uint8Array(answers.reduce((n, a) => n + (a.bytes?.length ?? 0), 0))
+      let at = 0
+      for (const a of answers.filter((a) => a.bytes)) {
+        texts.set(a.bytes, at)
+        at += a.bytes.length
+        delete a.bytes
+      }
+      s = machine.resume(s.id, JSON.stringify(answers), texts)
     }
     return s
   } finally {
@@ -445,47 +425,39 @@ async function drive(hook, e, next, io) {
   return run.passThrough()
 }
 
-// One synchronous call into the recall module that answers a step. A throw
-// (a trap) drops the instance: every call in flight on it is lost.
-function recallStep(call) {
-  try {
-    return JSON.parse(call())
-  } catch (err) {
-    recaller.generation++
-    recaller.live = false
-    throw err
-  }
-}
-
 // The recall tool: the recall module's own machine for this call (`done.search`
 // is what the core hands it), on the same step loop as the hooks. Any failure
 // is the tool's answer, never the session's.
 async function search(request, io) {
-  try {
-    const module = await recallCompiled
-    if (!module) return 'recall: the search module did not load'
-    if (!recaller.live) {
-      initRecall({ module })
-      recaller.live = true
-    }
-    const generation = recaller.generation
-    recaller.inFlight++
+  const module = await recallCompiled
+  if (!module) return 'recall: the search module did not load'
+  const generation = recaller.generation
+  // One synchronous call into the module: a throw (a trap) drops the instance,
+  // and every call in flight on it with it.
+  const guarded = (f) => {
     try {
-      const first = recallStep(() => recallStart(JSON.stringify(request)))
-      const s = await steps(first, newRun(null, null), io, {
-        resume: (id, json, texts) => recallStep(() => recallResume(id, json, texts)),
-        cancel: (id) => quietly(() => recallCancel(id)),
-        lost: () => generation !== recaller.generation,
-      })
-      return typeof s?.done === 'string' ? s.done : 'recall: the search stopped short'
-    } finally {
-      if (--recaller.inFlight === 0 && recaller.live) {
-        recaller.live = false
-        quietly(resetRecall)
-      }
+      return JSON.parse(f())
+    } catch (err) {
+      recaller.generation++
+      quietly(resetRecall)
+      throw err
     }
+  }
+  recaller.inFlight++
+  try {
+    initRecall({ module })
+    const s = await steps(guarded(() => recallStart(JSON.stringify(request))), newRun(null, null), io, {
+      resume: (id, json, texts) => guarded(() => recallResume(id, json, texts)),
+      cancel: (id) => quietly(() => recallCancel(id)),
+      lost: () => generation !== recaller.generation,
+    })
+    return typeof s?.done === 'string' ? s.done : 'recall: the search stopped short'
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
+  } finally {
+    // Its memory only grows: dropped once no call is in flight, so it keeps
+    // nothing between calls.
+    if (--recaller.inFlight === 0) quietly(resetRecall)
   }
 }
 
@@ -506,52 +478,28 @@ function job(name, io) {
   drive(name, {}, null, io).catch(() => {})
 }
 
-// The `$` call behind each of the core's calls.
-function perform($, call, signal) {
-  switch (call.op) {
-    case 'env':
-      if (call.name === 'HOME') return $.env.get('HOME')
-      if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
-      if (call.name === 'OS') return $.env.get('OS')
-      return Promise.reject(new Error(`no such variable: ${call.name}`))
-    case 'sessionId':
-      return $.session.id()
-    case 'now':
-      return $.clock.now()
-    case 'exists':
-      return $.fs.exists(call.path)
-    case 'read':
-      return typeof call.offset === 'number' ? $.fs.read(call.path, { offset: call.offset, length: call.length }) : $.fs.read(call.path)
-    case 'cwd':
-      return $.session.cwd()
-    case 'write':
-      return $.fs.write(call.path, call.text)
-    case 'list':
-      return $.fs.list(call.path)
-    case 'stat':
-      return $.fs.stat(call.path, call.resolve ? { resolve: true } : undefined)
-    case 'usage':
-      return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
-    case 'run':
-      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
-    case 'debug':
-      return $.ui.log(call.text, { to: 'debug' })
-    case 'after':
-      return new Promise((resolve) => $.clock.after(call.ms, resolve))
-    case 'command':
-      return $.command.run({ command: call.command, args: call.args })
-    case 'registerTool':
-      return $.tool.register(call.spec)
-    case 'complete':
-      // `timeoutMs` bounds the call itself (a `$` call's time is not the
-      // hook's); `next.signal` cuts it when the person presses Esc [dts].
-      return $.model.complete(
-        { model: call.model, prompt: call.prompt, system: call.system, maxTokens: call.maxTokens, timeoutMs: call.timeoutMs },
-        signal ? { signal } : undefined,
-      )
-    default:
-      return Promise.reject(new Error(`unknown call: ${call.op}`))
-  }
+// The `$` call behind each op the machines ask for (`signal`: next.signal).
+const OPS = {
+  // Each allowed name spelled as a literal.
+  env: ($, c) => (c.name === 'HOME' ? $.env.get('HOME') : c.name === 'USERPROFILE' ? $.env.get('USERPROFILE') : c.name === 'OS' ? $.env.get('OS') : Promise.reject(new Error(`no such variable: ${c.name}`))),
+  sessionId: ($) => $.session.id(),
+  now: ($) => $.clock.now(),
+  exists: ($, c) => $.fs.exists(c.path),
+  read: ($, c) => (typeof c.offset === 'number' ? $.fs.read(c.path, { offset: c.offset, length: c.length }) : $.fs.read(c.path)),
+  cwd: ($) => $.session.cwd(),
+  write: ($, c) => $.fs.write(c.path, c.text),
+  list: ($, c) => $.fs.list(c.path),
+  stat: ($, c) => $.fs.stat(c.path, c.resolve ? { resolve: true } : undefined),
+  usage: ($, c) => (c.breakdown ? $.session.usage({ breakdown: c.breakdown }) : $.session.usage()),
+  run: ($, c) => $.process.run(c.argv, { timeoutMs: c.timeoutMs }),
+  debug: ($, c) => $.ui.log(c.text, { to: 'debug' }),
+  after: ($, c) => new Promise((resolve) => $.clock.after(c.ms, resolve)),
+  command: ($, c) => $.command.run({ command: c.command, args: c.args }),
+  registerTool: ($, c) => $.tool.register(c.spec),
+  // `timeoutMs` bounds the call itself (a `$` call's time is not the hook's);
+  // `next.signal` cuts it when the person presses Esc [dts].
+  complete: ($, c, signal) =>
+    $.model.complete({ model: c.model, prompt: c.prompt, system: c.system, maxTokens: c.maxTokens, timeoutMs: c.timeoutMs }, signal ? { signal } : undefined),
 }
 
 // What a hook does with the world: `$` calls (bounded by `waited`), the debug
@@ -560,7 +508,7 @@ function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     after: (ms, fn) => $.clock.after(ms, fn),
-    perform: (call) => perform($, call, signal),
+    perform: (call) => (Object.hasOwn(OPS, call.op) ? OPS[call.op]($, call, signal) : Promise.reject(new Error(`unknown call: ${call.op}`))),
   }
 }
 
