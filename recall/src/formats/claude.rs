@@ -4,7 +4,7 @@
 //! `isSidechain`), meta rows and snapshots are other kinds. Row shapes as
 //! ../shared/real-transcripts has them (Claude Code 1.0.17 to 2.1.79).
 
-use super::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, is_true, items, text};
 use compact_plus::recall_tool::ENGINE_NAME;
 

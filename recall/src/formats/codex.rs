@@ -4,7 +4,7 @@
 //! compactions with their summary. Row shapes as ../shared/real-transcripts
 //! has them (Codex 0.58 to 0.142).
 
-use super::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, items, text};
 
 /// A string as its text, anything else as its JSON.

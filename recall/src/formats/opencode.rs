@@ -6,7 +6,7 @@
 //! when a file it mentions is in this folder. The others are no project's we
 //! can tell, and left out.
 
-use super::{decode, Row, Said, Speaker};
+use super::row::{decode, Row, Said, Speaker};
 use crate::folder;
 use crate::json::{fields, items, text};
 

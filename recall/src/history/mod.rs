@@ -43,7 +43,7 @@ pub async fn search(host: Host<Look>, paths: Vec<String>, query: Query) -> Strin
             Err(_) => scan.unread(k),
         }
     }
-    scan.answer()
+    render::answer(scan.finish())
 }
 
 /// The search over files at hand (`(path, text)`, any order), as the machine
@@ -60,5 +60,5 @@ pub fn search_files(files: &[(String, String)], query: &Query) -> String {
             scan.part(k, text);
         }
     }
-    scan.answer()
+    render::answer(scan.finish())
 }

@@ -47,6 +47,7 @@ fn which(scan: &HistoryScan) -> String {
     }
 }
 
+/// The answer to a scan of every part.
 pub(super) fn answer(scan: HistoryScan) -> String {
     let role = scan.query.role.map_or(String::new(), |r| format!(", role {}", r.as_str()));
     if scan.parts.is_empty() {

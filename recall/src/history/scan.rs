@@ -275,10 +275,10 @@ impl HistoryScan {
         }
     }
 
-    /// The answer, once every part has been read.
-    pub fn answer(mut self) -> String {
+    /// Every part read: the last message counted.
+    pub fn finish(mut self) -> HistoryScan {
         self.finish_message();
-        super::render::answer(self)
+        self
     }
 }
 

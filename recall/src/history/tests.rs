@@ -361,7 +361,7 @@
             for (k, path) in scan.reading_order() {
                 scan.part(k, &files.iter().find(|(p, _)| *p == path).unwrap().1);
             }
-            scan.answer()
+            super::render::answer(scan.finish())
         };
         let queries = [
             "kiln",

@@ -4,7 +4,7 @@
 
 use compact_plus::redact::redact;
 
-use super::{each_line, Reader};
+use super::reader::{each_line, Reader};
 use crate::formats::{read_row, Detail, Row, Speaker};
 use crate::lines::Whole;
 use crate::text::{date_of, iso_of_ms, quote, take_units, Budget, MAX_ANSWER};

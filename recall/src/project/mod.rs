@@ -8,11 +8,14 @@
 //! on from the part read first); a saved summary comes after its session's
 //! lines. A search and a message read in full number alike.
 //!
+//! - [`reader`]: what each of them does with the lines read, and the lines
+//!   skipped.
 //! - [`search`]: a search of them (lines tested for the terms first).
 //! - [`sessions`]: the sessions view (every line glanced at, to count).
 //! - [`message`]: one message in full.
 
 mod message;
+mod reader;
 mod search;
 mod sessions;
 #[cfg(test)]
@@ -21,35 +24,11 @@ mod tests;
 use compact_plus::recall_tool::Project;
 use compact_plus::step::{value, Host};
 
-use crate::lines::{Joined, Joiner, Whole};
+use crate::lines::Joiner;
 use crate::look::Look;
 use crate::terms::Terms;
-use crate::walk::{walk, Plan, SessionFile};
-
-/// What a call wants done with the lines it reads.
-trait Reader {
-    /// `file` is about to be read; `false` skips it (a message read in full
-    /// reads one session).
-    fn start(&mut self, file: &SessionFile) -> bool;
-    /// One read of `file`: the whole lines it holds.
-    fn lines(&mut self, file: &SessionFile, whole: Whole);
-    /// `file` is read as far as it could be; `unread` when a read failed.
-    fn end(&mut self, file: &SessionFile, unread: bool);
-    /// It has all it needs: no more reads.
-    fn full(&self) -> bool {
-        false
-    }
-}
-
-/// Lines skipped, by why.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub struct Skipped {
-    pub malformed: usize,
-    pub huge: usize,
-    /// Rows of kinds not read: progress, sidechain, reasoning, snapshots, meta, events.
-    pub other: usize,
-    pub unreadable_files: usize,
-}
+use crate::walk::{walk, Plan};
+use reader::Reader;
 
 /// The machine for scope `project`: the walk, then the reads.
 pub async fn recall(host: Host<Look>, project: Project, history_dir: String) -> String {
@@ -116,17 +95,5 @@ async fn read(host: &Host<Look>, plan: &Plan, reader: &mut impl Reader) {
             reader.lines(file, joiner.take(span, &text));
         }
         reader.end(file, unread);
-    }
-}
-
-/// Each line of a read, in order: the joined one, then the body's.
-fn each_line(whole: &Whole, mut f: impl FnMut(Option<&str>)) {
-    match &whole.joined {
-        Some(Joined::Line(l)) => f(Some(l)),
-        Some(Joined::Huge) => f(None),
-        None => {}
-    }
-    for line in whole.body.split_terminator('\n') {
-        f((line.len() <= crate::lines::MAX_LINE_BYTES).then_some(line));
     }
 }

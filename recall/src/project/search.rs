@@ -13,7 +13,7 @@ use std::cmp::Reverse;
 use compact_plus::recall_tool::{Query, MAX_LIMIT};
 use compact_plus::redact::redact;
 
-use super::{each_line, Reader, Skipped};
+use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::find::{newlines, Finder};
 use crate::formats::{read_row, Detail, Row, Said, Speaker};
 use crate::lines::{Joined, Whole, MAX_LINE_BYTES};
@@ -309,34 +309,4 @@ fn excerpt(text: &str, tally: Tally, terms: &Terms) -> String {
         out.push_str(&format!("{mark} {}\n", clip(line, hit)));
     }
     out
-}
-
-/// ` Skipped: …` for the answer's first line, or nothing.
-pub fn skipped_line(skipped: &Skipped) -> String {
-    let mut parts = Vec::new();
-    if skipped.malformed > 0 {
-        parts.push(format!("{} malformed line{}", skipped.malformed, plural(skipped.malformed)));
-    }
-    if skipped.huge > 0 {
-        parts.push(format!("{} line{} over {} MiB", skipped.huge, plural(skipped.huge), MAX_LINE_BYTES >> 20));
-    }
-    if skipped.other > 0 {
-        parts.push(format!(
-            "{} row{} of other kinds (subagents, reasoning, snapshots, events)",
-            skipped.other,
-            plural(skipped.other)
-        ));
-    }
-    if skipped.unreadable_files > 0 {
-        parts.push(format!(
-            "{} file{} that could not be read in time",
-            skipped.unreadable_files,
-            plural(skipped.unreadable_files)
-        ));
-    }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" Skipped: {}.", parts.join(", "))
-    }
 }

@@ -8,8 +8,7 @@
 
 use compact_plus::redact::redact;
 
-use super::search::skipped_line;
-use super::{each_line, Reader, Skipped};
+use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::lines::Whole;
 use crate::formats::{is_request, read_row, Detail, Row, Speaker};
 use crate::text::{cut_chars, date_of, date_of_ms, plural, quote, Budget, MAX_ANSWER};

@@ -4,7 +4,7 @@
 use super::message::ReadMore;
 use super::search::ProjectSearch;
 use super::sessions::SessionsView;
-use super::Reader;
+use super::reader::Reader;
 use crate::lines::Joiner;
 use crate::terms::Terms;
 use crate::walk::plan::{spans, MAX_FILE_BYTES};
