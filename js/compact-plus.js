@@ -478,28 +478,54 @@ function job(name, io) {
   drive(name, {}, null, io).catch(() => {})
 }
 
-// The `$` call behind each op the machines ask for (`signal`: next.signal).
-const OPS = {
-  // Each allowed name spelled as a literal.
-  env: ($, c) => (c.name === 'HOME' ? $.env.get('HOME') : c.name === 'USERPROFILE' ? $.env.get('USERPROFILE') : c.name === 'OS' ? $.env.get('OS') : Promise.reject(new Error(`no such variable: ${c.name}`))),
-  sessionId: ($) => $.session.id(),
-  now: ($) => $.clock.now(),
-  exists: ($, c) => $.fs.exists(c.path),
-  read: ($, c) => (typeof c.offset === 'number' ? $.fs.read(c.path, { offset: c.offset, length: c.length }) : $.fs.read(c.path)),
-  cwd: ($) => $.session.cwd(),
-  write: ($, c) => $.fs.write(c.path, c.text),
-  list: ($, c) => $.fs.list(c.path),
-  stat: ($, c) => $.fs.stat(c.path, c.resolve ? { resolve: true } : undefined),
-  usage: ($, c) => (c.breakdown ? $.session.usage({ breakdown: c.breakdown }) : $.session.usage()),
-  run: ($, c) => $.process.run(c.argv, { timeoutMs: c.timeoutMs }),
-  debug: ($, c) => $.ui.log(c.text, { to: 'debug' }),
-  after: ($, c) => new Promise((resolve) => $.clock.after(c.ms, resolve)),
-  command: ($, c) => $.command.run({ command: c.command, args: c.args }),
-  registerTool: ($, c) => $.tool.register(c.spec),
-  // `timeoutMs` bounds the call itself (a `$` call's time is not the hook's);
-  // `next.signal` cuts it when the person presses Esc [dts].
-  complete: ($, c, signal) =>
-    $.model.complete({ model: c.model, prompt: c.prompt, system: c.system, maxTokens: c.maxTokens, timeoutMs: c.timeoutMs }, signal ? { signal } : undefined),
+// The `$` call behind each op the machines ask for. A switch, not a table: the
+// host loads a hooks module only where `$` is spelled `$.noun.event(...)` at
+// each call site, and a function a table picks cannot be followed.
+function perform($, call, signal) {
+  switch (call.op) {
+    case 'env': // each allowed name spelled as a literal
+      if (call.name === 'HOME') return $.env.get('HOME')
+      if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
+      if (call.name === 'OS') return $.env.get('OS')
+      return Promise.reject(new Error(`no such variable: ${call.name}`))
+    case 'sessionId':
+      return $.session.id()
+    case 'now':
+      return $.clock.now()
+    case 'exists':
+      return $.fs.exists(call.path)
+    case 'read':
+      return typeof call.offset === 'number' ? $.fs.read(call.path, { offset: call.offset, length: call.length }) : $.fs.read(call.path)
+    case 'cwd':
+      return $.session.cwd()
+    case 'write':
+      return $.fs.write(call.path, call.text)
+    case 'list':
+      return $.fs.list(call.path)
+    case 'stat':
+      return $.fs.stat(call.path, call.resolve ? { resolve: true } : undefined)
+    case 'usage':
+      return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
+    case 'run':
+      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+    case 'debug':
+      return $.ui.log(call.text, { to: 'debug' })
+    case 'after':
+      return new Promise((resolve) => $.clock.after(call.ms, resolve))
+    case 'command':
+      return $.command.run({ command: call.command, args: call.args })
+    case 'registerTool':
+      return $.tool.register(call.spec)
+    case 'complete':
+      // `timeoutMs` bounds the call itself (a `$` call's time is not the
+      // hook's); `next.signal` cuts it when the person presses Esc [dts].
+      return $.model.complete(
+        { model: call.model, prompt: call.prompt, system: call.system, maxTokens: call.maxTokens, timeoutMs: call.timeoutMs },
+        signal ? { signal } : undefined,
+      )
+    default:
+      return Promise.reject(new Error(`unknown call: ${call.op}`))
+  }
 }
 
 // What a hook does with the world: `$` calls (bounded by `waited`), the debug
@@ -508,7 +534,7 @@ function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     after: (ms, fn) => $.clock.after(ms, fn),
-    perform: (call) => (Object.hasOwn(OPS, call.op) ? OPS[call.op]($, call, signal) : Promise.reject(new Error(`unknown call: ${call.op}`))),
+    perform: (call) => perform($, call, signal),
   }
 }
 

@@ -1,13 +1,15 @@
 //! The hooks: every decision compact-plus makes in a session, made here and
 //! performed by the shim (`js/compact-plus.js`).
 //!
-//! A sans-IO driver. The engine fires a hook in the shim; the shim starts it here
-//! ([`Core::start`]) on the event as JSON. A hook is an `async fn` over a
-//! [`Host`]: each `$` call it awaits suspends it, and the step's answer to the
-//! shim (`Wire`) lists the [`Call`]s to perform. The shim performs exactly those
-//! and resumes the hook with their answers ([`Core::resume`]), until the hook
-//! ends in a [`Done`]. Nothing here does I/O, so a native test plays the shim and
-//! the host (`tests/hooks.rs`).
+//! A sans-IO driver on the step protocol ([`crate::step`], which the recall
+//! module's calls run on too). The engine fires a hook in the shim; the shim
+//! starts it here ([`Core::start`]) on the event as JSON. A hook is an `async
+//! fn` over a [`Host`]: each `$` call it awaits suspends it, and the step's
+//! answer to the shim (`Wire`) lists the [`Call`]s to perform, each with the
+//! wait the shim gives it. The shim performs exactly those and resumes the
+//! hook with their answers ([`Core::resume`]), until the hook ends in a
+//! [`Done`]. Nothing here does I/O, so a native test plays the shim and the
+//! host (`tests/hooks.rs`).
 //!
 //! What the hooks promise: errors are values, and a failed call costs only what
 //! depended on it; every hook ends in a [`Done`], and the engine's own result
@@ -15,8 +17,8 @@
 //! session state that must outlive a rebuilt instance ([`Carried`]) goes to the
 //! shim with the step that changed it.
 //!
-//! The parts: [`protocol`] (the calls, their answers, how a hook ends, and the
-//! machine that runs one), `state` (options and session state), one file per
+//! The parts: [`protocol`] (the hooks' calls, how long each is waited for, and
+//! how a hook ends), `state` (options and session state), one file per
 //! hook (`session_compact`, `session_append`, `prompt_context`, `turn_end` for
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
 //! recall tool's `tool.call`), and `shared` (the calls they share).
@@ -42,7 +44,7 @@ use std::rc::Rc;
 
 use crate::message;
 use crate::text;
-use crate::step::{self as step_protocol, on_wire, Answers, OnWire};
+use crate::step::{on_wire, read_answers, Answers, OnWire};
 use protocol::{Machine, Step};
 use session_compact::CompactEvent;
 
@@ -168,7 +170,7 @@ impl Core {
     pub fn resume(&mut self, id: u32, answers: &str) -> String {
         match self.machines.remove(&id) {
             Some(m) => {
-                let answers = step_protocol::read_answers(answers, m.asked(), Vec::new());
+                let answers = read_answers(answers, m.asked(), Vec::new());
                 self.run(id, m, Some(answers))
             }
             None => wire(&Wire::Stuck { stuck: true }),
