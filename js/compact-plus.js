@@ -11,10 +11,11 @@
 //    without it, only where the core says so (`compacted.replaces`: a summary
 //    row that is no summary, a summarizer that failed within the cool-down).
 // 3. Every call into wasm is synchronous and goes through `step`, `guarded`
-//    (the recall module's) or `quietly`. A throw in the core rebuilds the instance with the session
-//    state the core last carried and ids that go on past the old ones; a hook
-//    of the old instance then lets the engine's result through and says so in
-//    the debug log. (A throw in the recall module costs its calls in flight.)
+//    (the recall module's) or `quietly`. A throw in the core rebuilds the
+//    instance with the session state the core last carried and ids that go on
+//    past the old ones; a hook of the old instance then lets the engine's
+//    result through and says so in the debug log. (A throw in the recall
+//    module costs its calls in flight.)
 // 4. Nothing a hook waits on waits forever: each `$` call is given up on as
 //    the Rust side says (`waitMs`, a `deadline` shared by name), the compile
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
@@ -34,9 +35,7 @@ let compiled = null // Promise<WebAssembly.Module | null>, once per load
 let settled = null // what `compiled` gave, once it has
 let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
-// The recall module's calls in flight on its one instance, and how many times
-// a trap dropped it.
-const recaller = { inFlight: 0, generation: 0 }
+let recallsInFlight = 0 // recall calls on the recall module's one instance
 let options = '{}'
 
 // The one wasm instance and what outlives it.
@@ -250,16 +249,14 @@ function newRun(e, next) {
   return run
 }
 
-// A `$` call, given up on as its machine said: after `waitMs`, counted from
-// the first call naming the same `deadline` in this run when it names one. No
-// promise outlives its call: a shared timer holds only the calls still out,
-// never what the others answered (a read's megabytes).
+// A `$` call, given up on as its machine said: `waitMs` after it started, or
+// after the first call naming the same `deadline` in this run. A timer holds
+// only the calls still out, never what the others answered (megabytes).
 function waited(call, io, deadlines) {
   const perform = () => Promise.resolve().then(() => io.perform(call))
   if (typeof call.waitMs !== 'number') return perform()
-  let d = call.deadline && deadlines.get(call.deadline)
-  if (!d) {
-    d = { out: new Set() }
+  const d = deadlines.get(call.deadline) ?? { out: new Set() }
+  if (!d.timer) {
     d.timer = io.after(call.waitMs, () => {
       d.late = true
       for (const giveUp of d.out) giveUp()
@@ -275,16 +272,15 @@ function waited(call, io, deadlines) {
       .finally(() => {
         d.out.delete(giveUp)
         if (call.deadline) return
-        d.timer?.cancel?.()
         deadlines.delete(d)
+        d.timer.cancel?.()
       })
   })
 }
 
-// The answer to one call of a machine, as `{ok}`, `{err}`, or `{text}` for a
-// text handed beside the JSON as UTF-8 `bytes` (a call marked `beside`: a file's
-// text crosses neither escaped into JSON nor, as wasm-bindgen passes a string,
-// a char at a time). `run` is the hook's dealings with `next`.
+// The answer to one call of a machine: `{ok}`, `{err}`, or `{text}` with the
+// UTF-8 `bytes` of a call marked `beside` (a file's text, neither escaped into
+// JSON nor passed a char at a time as wasm-bindgen passes a string).
 async function answer(call, run, io, deadlines) {
   switch (call.op) {
     case 'texts':
@@ -327,10 +323,9 @@ async function answer(call, run, io, deadlines) {
   }
 }
 
-// The one step loop, for the core's hooks and the recall module's calls
-// alike: performs each step's calls, hands the answers back, until the
-// machine is done. `machine` resumes, cancels, and says when it was lost (its
-// instance rebuilt). Answers `null` when lost.
+// The one step loop, for the core's hooks and the recall module alike: the
+// calls of each step performed, their answers handed back, until the machine
+// is done; `null` when it was lost (its instance rebuilt).
 async function steps(s, run, io, machine) {
   const deadlines = new Map()
   try {
@@ -348,7 +343,7 @@ async function steps(s, run, io, machine) {
       let at = 0
       for (const a of answers.filter((a) => a.bytes)) {
         texts.set(a.bytes, at)
-        at += a.bytes.length
+        at += a.text
         delete a.bytes
       }
       s = machine.resume(s.id, JSON.stringify(answers), texts)
@@ -431,25 +426,23 @@ async function drive(hook, e, next, io) {
 async function search(request, io) {
   const module = await recallCompiled
   if (!module) return 'recall: the search module did not load'
-  const generation = recaller.generation
   // One synchronous call into the module: a throw (a trap) drops the instance,
-  // and every call in flight on it with it.
+  // and a call in flight on it then answers that it lost its place.
   const guarded = (f) => {
     try {
       return JSON.parse(f())
     } catch (err) {
-      recaller.generation++
       quietly(resetRecall)
       throw err
     }
   }
-  recaller.inFlight++
+  recallsInFlight++
   try {
     initRecall({ module })
     const s = await steps(guarded(() => recallStart(JSON.stringify(request))), newRun(null, null), io, {
       resume: (id, json, texts) => guarded(() => recallResume(id, json, texts)),
       cancel: (id) => quietly(() => recallCancel(id)),
-      lost: () => generation !== recaller.generation,
+      lost: () => false,
     })
     return typeof s?.done === 'string' ? s.done : 'recall: the search stopped short'
   } catch (err) {
@@ -457,7 +450,7 @@ async function search(request, io) {
   } finally {
     // Its memory only grows: dropped once no call is in flight, so it keeps
     // nothing between calls.
-    if (--recaller.inFlight === 0) quietly(resetRecall)
+    if (--recallsInFlight === 0) quietly(resetRecall)
   }
 }
 
