@@ -13,15 +13,21 @@ use std::borrow::Cow;
 /// The raw values of `keys` in the JSON object `raw` (the last of a repeated
 /// key), or `None` when `raw` is not an object.
 pub fn fields<'a, const N: usize>(raw: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
-    let b = raw.as_bytes();
     let mut out = [None; N];
+    members(raw, &keys, &mut out)?;
+    Some(out)
+}
+
+/// `fields`, for any number of keys (one copy of the code, not one per `N`).
+fn members<'a>(raw: &'a str, keys: &[&str], out: &mut [Option<&'a str>]) -> Option<()> {
+    let b = raw.as_bytes();
     let mut i = ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
     }
     i = ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return (ws(b, i + 1) == b.len()).then_some(out);
+        return (ws(b, i + 1) == b.len()).then_some(());
     }
     loop {
         let i0 = i;
@@ -44,7 +50,7 @@ pub fn fields<'a, const N: usize>(raw: &'a str, keys: [&str; N]) -> Option<[Opti
         i = ws(b, end);
         match b.get(i) {
             Some(b',') => i = ws(b, i + 1),
-            Some(b'}') => return (ws(b, i + 1) == b.len()).then_some(out),
+            Some(b'}') => return (ws(b, i + 1) == b.len()).then_some(()),
             _ => return None,
         }
     }

@@ -296,3 +296,4 @@ fn real_transcripts() {
     assert!(with_request + 3 >= paths.len(), "{with_request} of {}", paths.len());
 }
 
+
