@@ -21,9 +21,10 @@ fn result_text(raw: &str) -> String {
 }
 
 /// Content blocks as one text: `(text, tool work alone, a recall call or
-/// answer)`. Without `Detail::Full` the texts are left unread, and a text of
-/// "…" says there was some.
-fn blocks_text(blocks: &[&str], detail: Detail) -> (String, bool, bool) {
+/// answer)`. Without `Detail::Full` the tools' texts are left unread, and the
+/// assistant's unless `words` (the person's are read: the sessions view shows
+/// requests); a text of "…" says there was some.
+fn blocks_text(blocks: &[&str], detail: Detail, words: bool) -> (String, bool, bool) {
     let mut parts = Vec::new();
     let (mut tool, mut said, mut recall, mut any) = (false, false, false, false);
     for b in blocks {
@@ -32,7 +33,7 @@ fn blocks_text(blocks: &[&str], detail: Detail) -> (String, bool, bool) {
             Some("text") => {
                 said = true;
                 any |= t.is_some_and(has_text);
-                if detail == Detail::Full {
+                if detail == Detail::Full || words {
                     parts.push(t.map(decode).unwrap_or_default());
                 }
             }
@@ -47,7 +48,7 @@ fn blocks_text(blocks: &[&str], detail: Detail) -> (String, bool, bool) {
             }
             Some("tool_result") => {
                 tool = true;
-                if detail == Detail::Full || content.is_some_and(|c| c.starts_with('[')) {
+                if detail == Detail::Full {
                     let out = content.map(result_text).unwrap_or_default();
                     recall |= is_recall_answer(&out);
                     any |= !out.trim().is_empty();
@@ -84,7 +85,7 @@ pub fn read(line: &str, detail: Detail) -> Row {
                 None => (String::new(), false, false),
                 Some(c) => match items(c) {
                     // The person's words are read whole even in a glance.
-                    Some(blocks) => blocks_text(&blocks, if user { Detail::Full } else { detail }),
+                    Some(blocks) => blocks_text(&blocks, detail, user),
                     None => (decode(c), false, false),
                 },
             };

@@ -52,11 +52,12 @@ pub fn read(line: &str, detail: Detail) -> Row {
             let out = if full { format!("tool {name}: {}", cut(&arguments.or(input).map(text_of).unwrap_or_default(), TOOL_INPUT_CHARS)) } else { "…".into() };
             said(Speaker::Tool, out, false)
         }
-        ("response_item", "function_call_output" | "custom_tool_call_output") => {
+        ("response_item", "function_call_output" | "custom_tool_call_output") if full => {
             let out = output.map(text_of).unwrap_or_default();
             let from_recall = is_recall_answer(&out);
-            said(Speaker::Tool, if full || out.trim().is_empty() { out } else { "…".into() }, from_recall)
+            said(Speaker::Tool, out, from_recall)
         }
+        ("response_item", "function_call_output" | "custom_tool_call_output") => said(Speaker::Tool, glance(output), false),
         _ => Row::Other,
     }
 }
