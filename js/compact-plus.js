@@ -338,11 +338,13 @@ async function steps(s, run, io, machine) {
         throw err
       }
       if (machine.lost()) return null
-      // The texts beside the answers, one after the other in the order of their calls.
-      const texts = new Uint8Array(answers.reduce((n, a) => n + (a.bytes?.length ?? 0), 0))
+      // The texts beside the answers, one after the other in the order of their
+      // calls; one (a read a step, most often) as it is.
+      const beside = answers.filter((a) => a.bytes)
+      const texts = beside.length === 1 ? beside[0].bytes : new Uint8Array(beside.reduce((n, a) => n + a.text, 0))
       let at = 0
-      for (const a of answers.filter((a) => a.bytes)) {
-        texts.set(a.bytes, at)
+      for (const a of beside) {
+        if (beside.length > 1) texts.set(a.bytes, at)
         at += a.text
         delete a.bytes
       }
