@@ -64,7 +64,7 @@ impl Finder {
         let rest = hay.get(from..)?;
         let mut words = rest.chunks_exact(8);
         for (k, w) in words.by_ref().enumerate() {
-            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) | FOLD;
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default()) | FOLD;
             // A zero byte of `w ^ target` is the target; the lowest flagged is one.
             let mut zero = 0;
             for t in &self.targets {
@@ -125,7 +125,7 @@ pub fn newlines(text: &[u8]) -> usize {
     let tail = words.remainder().iter().filter(|b| **b == b'\n').count();
     let mut count = 0;
     for w in words {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ NL;
+        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ NL;
         count += (!(((x & LOW7) + LOW7) | x | LOW7)).count_ones() as usize;
     }
     count + tail
