@@ -17,7 +17,9 @@
 // --quick (CI) proves it runs, at a small size. `--shim DIR` measures the shim and pkg/ of another
 // tree (a checkout of an older commit), for a before/after in one run.
 //
-//   node bench/recall-project.mjs [--sessions 20,100] [--mb 4] [--repeat 3] [--quick] [--shim DIR] [--json FILE]
+// --md ends with the figures as rows of docs/recall.md's table.
+//
+//   node bench/recall-project.mjs [--sessions 20,100] [--mb 4] [--repeat 3] [--quick] [--shim DIR] [--json FILE] [--md]
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, openSync, readSync, closeSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,7 +34,7 @@ const mib = (n) => `${(n / 1048576).toFixed(1)} MiB`
 const isBun = typeof globalThis.Bun !== 'undefined'
 
 function parseArgs(argv) {
-  const args = { sessions: [20, 100], mb: 4, repeat: 3, quick: false, shim: null, json: null, child: null, root: null, reads: null }
+  const args = { sessions: [20, 100], mb: 4, repeat: 3, quick: false, shim: null, json: null, md: false, child: null, root: null, reads: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -46,11 +48,12 @@ function parseArgs(argv) {
     else if (a === '--quick') args.quick = true
     else if (a === '--shim') args.shim = resolve(value())
     else if (a === '--json') args.json = value()
+    else if (a === '--md') args.md = true
     else if (a === '--child') args.child = value()
     else if (a === '--root') args.root = value()
     else if (a === '--reads') args.reads = value()
     else if (a === '--help' || a === '-h') {
-      console.log('usage: recall-project.mjs [--sessions 20,100] [--mb 4] [--repeat 3] [--quick] [--shim DIR] [--json FILE]')
+      console.log('usage: recall-project.mjs [--sessions 20,100] [--mb 4] [--repeat 3] [--quick] [--shim DIR] [--json FILE] [--md]')
       process.exit(0)
     } else throw new Error(`unknown argument: ${a}`)
   }
@@ -296,6 +299,18 @@ async function main() {
     }
   }
   if (args.json) writeFileSync(args.json, JSON.stringify({ engine, shim: args.shim, query: QUERY, report }, null, 2))
+  if (args.md) {
+    const name = isBun ? `Bun ${Bun.version}` : `Node ${process.versions.node.split('.')[0]}`
+    const tree = args.shim ? 'before' : 'now'
+    const ms = (n) => `${Math.round(n).toLocaleString('en')} ms`
+    const x = (a, b) => `${(a / b).toFixed(2)}×`
+    const plus = (n) => `+${(n / 1048576).toFixed(1)} MiB`
+    console.log('\n| shim and module | engine, sessions | plain scan, in turn | a search call | memory it adds | the sessions view | the process\'s first call |')
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |')
+    for (const l of report) {
+      console.log(`| ${tree} | ${name}, ${l.sessions} × ${args.mb} MB | ${ms(l.repeatedScanMs)} (${plus(l.scanAdded)}) | ${ms(l.repeatedMs)}, ${x(l.repeatedMs, l.repeatedScanMs)} | ${plus(l.repeatedAdded)} | ${ms(l.viewMs)}, ${x(l.viewMs, l.viewScanMs)}, ${plus(l.viewAdded)} | ${ms(l.firstMs)}, ${plus(l.firstAdded)} |`)
+    }
+  }
 }
 
 main().catch((err) => {
