@@ -12,14 +12,14 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 const FOLD: u64 = 0x2020_2020_2020_2020;
 
 /// A literal to find, ASCII-lowercased, and the place in it of its rarest byte.
-struct Needle {
+struct Literal {
     bytes: Vec<u8>,
     rare: usize,
 }
 
 /// The literals of one search.
 pub struct Finder {
-    needles: Vec<Needle>,
+    needles: Vec<Literal>,
     /// The rarest bytes, folded, each in every byte of a word.
     targets: Vec<u64>,
 }
@@ -37,7 +37,7 @@ impl Finder {
                 *c += 1;
             }
         }
-        let needles: Vec<Needle> = needles
+        let needles: Vec<Literal> = needles
             .iter()
             .filter(|n| !n.is_empty())
             .map(|n| {
@@ -45,7 +45,7 @@ impl Finder {
                 let rare = (0..bytes.len())
                     .min_by_key(|&i| bytes.get(i).and_then(|b| counts.get(usize::from(b | 0x20))).copied().unwrap_or(0))
                     .unwrap_or(0);
-                Needle { bytes, rare }
+                Literal { bytes, rare }
             })
             .collect();
         let mut folded: Vec<u8> = needles.iter().filter_map(|n| n.bytes.get(n.rare)).map(|b| b | 0x20).collect();

@@ -58,13 +58,13 @@ thread_local! {
 /// One step's answer to the shim, as JSON.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum Wire<'a> {
+enum Reply<'a> {
     Ask { id: u32, calls: Vec<OnWire<'a, Look>> },
     Done { done: &'a str },
 }
 
 fn done(text: &str) -> String {
-    serde_json::to_string(&Wire::Done { done: text }).unwrap_or_else(|_| r#"{"done":"recall: the search failed"}"#.into())
+    serde_json::to_string(&Reply::Done { done: text }).unwrap_or_else(|_| r#"{"done":"recall: the search failed"}"#.into())
 }
 
 fn run(id: u32, mut m: Machine<Look, String>, answers: Option<compact_plus::step::Answers>) -> String {
@@ -72,7 +72,7 @@ fn run(id: u32, mut m: Machine<Look, String>, answers: Option<compact_plus::step
         Step::Done(text) => done(&text),
         Step::AskedNothing => done("recall: the search stopped short."),
         Step::Ask(calls) => {
-            let out = serde_json::to_string(&Wire::Ask { id, calls: on_wire(&calls) });
+            let out = serde_json::to_string(&Reply::Ask { id, calls: on_wire(&calls) });
             SEARCHES.with(|s| {
                 let mut s = s.borrow_mut();
                 if s.machines.len() >= MAX_SEARCHES {

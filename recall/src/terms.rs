@@ -36,7 +36,7 @@ pub const ODD_CHARS: [&str; 2] = ["\u{212A}", "\u{17F}"];
 /// The hits in one text: how many, which terms (a bit per term), on how many
 /// lines, and the line (0-based) holding the most terms, the first such.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tally {
+pub struct TextHits {
     pub hits: usize,
     pub terms: u32,
     pub lines: usize,
@@ -164,7 +164,7 @@ impl Terms {
     }
 
     /// The hits in one message's text, line by line as in a history file.
-    pub fn scan_text(&self, text: &str) -> Option<Tally> {
+    pub fn scan_text(&self, text: &str) -> Option<TextHits> {
         let lowered = self.keys.as_ref().map(|_| text.to_ascii_lowercase());
         if let (Some(keys), Some(low)) = (&self.keys, &lowered) {
             let odd = ODD_CHARS.iter().any(|c| low.contains(c));
@@ -172,7 +172,7 @@ impl Terms {
                 return None;
             }
         }
-        let mut tally = Tally { hits: 0, terms: 0, lines: 0, best: 0 };
+        let mut tally = TextHits { hits: 0, terms: 0, lines: 0, best: 0 };
         let mut best_terms = 0;
         let mut start = 0;
         for (i, line) in text.split('\n').enumerate() {
@@ -199,7 +199,7 @@ impl Terms {
         self.re.find_iter(line).find(|m| !m.as_str().is_empty()).map(|m| m.start())
     }
 
-    /// Every term held: the mask [`Tally::terms`] has then.
+    /// Every term held: the mask [`TextHits::terms`] has then.
     pub fn all(&self) -> u32 {
         (1u32 << self.terms.len().min(31)) - 1
     }

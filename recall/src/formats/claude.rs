@@ -1,10 +1,10 @@
 //! A Claude Code transcript: user and assistant rows of the main
 //! conversation; compact boundaries counted, their summaries read as
 //! `summary`, old `summary` rows as the title; subagent rows (`progress`,
-//! `isSidechain`), meta rows and snapshots are other kinds. Row shapes as
+//! `isSidechain`), meta rows and snapshots are other kinds. Line shapes as
 //! ../shared/real-transcripts has them (Claude Code 1.0.17 to 2.1.79).
 
-use super::row::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Said, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, is_true, items, text};
 use compact_plus::recall_tool::ENGINE_NAME;
 
@@ -68,16 +68,16 @@ fn blocks_text(blocks: &[&str], detail: Detail, words: bool) -> (String, bool, b
     (out, tool && !said, recall)
 }
 
-pub fn read(line: &str, detail: Detail) -> Row {
+pub fn read(line: &str, detail: Detail) -> Line {
     let keys = ["type", "subtype", "timestamp", "isSidechain", "isMeta", "isCompactSummary", "summary", "message"];
     let Some([kind, subtype, ts, sidechain, meta, compact_summary, summary, message]) = fields(line, keys) else {
-        return Row::Malformed;
+        return Line::Malformed;
     };
     let ts = ts.map(decode).unwrap_or_default();
     let kind = kind.and_then(text).unwrap_or_default();
     match kind.as_ref() {
-        "summary" => Row::Title(summary.map(decode).unwrap_or_default()),
-        "system" if subtype.and_then(text).as_deref() == Some("compact_boundary") => Row::Compaction { ts, summary: None },
+        "summary" => Line::Title(summary.map(decode).unwrap_or_default()),
+        "system" if subtype.and_then(text).as_deref() == Some("compact_boundary") => Line::Compaction { ts, summary: None },
         "user" | "assistant" if !is_true(sidechain) && !is_true(meta) => {
             let user = kind == "user";
             let content = message.and_then(|m| fields(m, ["content"])).and_then(|[c]| c);
@@ -98,9 +98,9 @@ pub fn read(line: &str, detail: Detail) -> Row {
             } else {
                 Speaker::Assistant
             };
-            Row::Said(Said { speaker, ts, text: said, from_recall })
+            Line::Said(Said { speaker, ts, text: said, from_recall })
         }
-        _ => Row::Other,
+        _ => Line::Other,
     }
 }
 
@@ -110,22 +110,22 @@ mod tests {
 
     fn said(line: &str) -> Said {
         match read(line, Detail::Full) {
-            Row::Said(s) => s,
+            Line::Said(s) => s,
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn rows_of_every_kind() {
-        assert_eq!(read(r#"{"type":"summary","summary":"Fix the tokenizer","leafUuid":"x"}"#, Detail::Full), Row::Title("Fix the tokenizer".into()));
-        assert_eq!(read(r#"{"type":"file-history-snapshot","messageId":"m","snapshot":{}}"#, Detail::Full), Row::Other);
-        assert_eq!(read(r#"{"type":"progress","data":{"type":"agent_progress"}}"#, Detail::Full), Row::Other);
-        assert_eq!(read(r#"{"type":"assistant","isSidechain":true,"message":{"content":"x"}}"#, Detail::Full), Row::Other);
-        assert_eq!(read(r#"{"type":"user","isMeta":true,"message":{"content":"x"}}"#, Detail::Full), Row::Other);
-        assert_eq!(read("{not json", Detail::Full), Row::Malformed);
-        assert_eq!(read("[1,2]", Detail::Full), Row::Malformed);
+        assert_eq!(read(r#"{"type":"summary","summary":"Fix the tokenizer","leafUuid":"x"}"#, Detail::Full), Line::Title("Fix the tokenizer".into()));
+        assert_eq!(read(r#"{"type":"file-history-snapshot","messageId":"m","snapshot":{}}"#, Detail::Full), Line::Other);
+        assert_eq!(read(r#"{"type":"progress","data":{"type":"agent_progress"}}"#, Detail::Full), Line::Other);
+        assert_eq!(read(r#"{"type":"assistant","isSidechain":true,"message":{"content":"x"}}"#, Detail::Full), Line::Other);
+        assert_eq!(read(r#"{"type":"user","isMeta":true,"message":{"content":"x"}}"#, Detail::Full), Line::Other);
+        assert_eq!(read("{not json", Detail::Full), Line::Malformed);
+        assert_eq!(read("[1,2]", Detail::Full), Line::Malformed);
         let b = read(r#"{"type":"system","subtype":"compact_boundary","timestamp":"t1"}"#, Detail::Full);
-        assert_eq!(b, Row::Compaction { ts: "t1".into(), summary: None });
+        assert_eq!(b, Line::Compaction { ts: "t1".into(), summary: None });
         let u = said(r#"{"type":"user","message":{"role":"user","content":"the \"tokenizer\" drops"},"timestamp":"t2"}"#);
         assert_eq!((u.speaker, u.text.as_str(), u.ts.as_str()), (Speaker::User, "the \"tokenizer\" drops", "t2"));
         let a = said(r#"{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Looking."},{"type":"tool_use","name":"Bash","input":{"command":"cargo test"}}]}}"#);
@@ -143,7 +143,7 @@ mod tests {
         let answer = said(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"recall: 1 hit in 1 message"}]}}"#);
         assert!(answer.from_recall);
         let glance = match read(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"recall: 1 hit"}]}}"#, Detail::Requests) {
-            Row::Said(s) => s,
+            Line::Said(s) => s,
             other => panic!("{other:?}"),
         };
         assert!(glance.from_recall && !glance.text.is_empty());
@@ -153,13 +153,13 @@ mod tests {
     #[test]
     fn a_glance_says_whether_there_is_text_without_reading_it() {
         let row = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"a long answer"}]}}"#;
-        let Row::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
         assert_eq!((s.speaker, s.text.as_str()), (Speaker::Assistant, "…"));
         let row = r#"{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"only this"}]}}"#;
-        let Row::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
         assert!(s.text.is_empty(), "no text: not a message");
         let row = r#"{"type":"user","message":{"content":[{"type":"text","text":"the request"},{"type":"image"}]}}"#;
-        let Row::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
         assert_eq!(s.text, "the request", "the person's words are read whole");
     }
 }

@@ -1,10 +1,10 @@
 //! A Codex rollout: the person's words from `event_msg` `user_message` (the
 //! `response_item` user messages repeat them beside injected context), the
 //! assistant's messages, tool calls and their output; `compacted` rows are
-//! compactions with their summary. Row shapes as ../shared/real-transcripts
+//! compactions with their summary. Line shapes as ../shared/real-transcripts
 //! has them (Codex 0.58 to 0.142).
 
-use super::row::{cut, decode, has_text, is_recall_answer, Detail, Row, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Said, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, items, text};
 
 /// A string as its text, anything else as its JSON.
@@ -16,24 +16,24 @@ fn text_of(raw: &str) -> String {
     }
 }
 
-pub fn read(line: &str, detail: Detail) -> Row {
-    let Some([ts, kind, payload]) = fields(line, ["timestamp", "type", "payload"]) else { return Row::Malformed };
+pub fn read(line: &str, detail: Detail) -> Line {
+    let Some([ts, kind, payload]) = fields(line, ["timestamp", "type", "payload"]) else { return Line::Malformed };
     let ts = ts.map(decode).unwrap_or_default();
     let kind = kind.and_then(text).unwrap_or_default();
     let full = detail == Detail::Full;
     let keys = ["type", "role", "message", "content", "name", "arguments", "input", "output"];
     let Some([p_kind, role, message, content, name, arguments, input, output]) = payload.and_then(|p| fields(p, keys)) else {
-        return if kind == "session_meta" { Row::Start { ts } } else { Row::Other };
+        return if kind == "session_meta" { Line::Start { ts } } else { Line::Other };
     };
-    let said = |speaker, text: String, from_recall| Row::Said(Said { speaker, ts: ts.clone(), text, from_recall });
+    let said = |speaker, text: String, from_recall| Line::Said(Said { speaker, ts: ts.clone(), text, from_recall });
     // Without the full texts, "…" stands for a text there is.
     let glance = |raw: Option<&str>| if raw.is_some_and(has_text) { "…".to_owned() } else { String::new() };
     let p_kind = p_kind.and_then(text).unwrap_or_default();
     match (kind.as_ref(), p_kind.as_ref()) {
-        ("session_meta", _) => Row::Start { ts },
+        ("session_meta", _) => Line::Start { ts },
         ("compacted", _) => {
             let summary = if full { message.map(decode).unwrap_or_default() } else { glance(message) };
-            Row::Compaction { ts: ts.clone(), summary: Some(summary) }
+            Line::Compaction { ts: ts.clone(), summary: Some(summary) }
         }
         ("event_msg", "user_message") => said(Speaker::User, message.map(decode).unwrap_or_default(), false),
         ("response_item", "message") if role.and_then(text).as_deref() == Some("assistant") => {
@@ -58,7 +58,7 @@ pub fn read(line: &str, detail: Detail) -> Row {
             said(Speaker::Tool, out, from_recall)
         }
         ("response_item", "function_call_output" | "custom_tool_call_output") => said(Speaker::Tool, glance(output), false),
-        _ => Row::Other,
+        _ => Line::Other,
     }
 }
 
@@ -79,22 +79,22 @@ mod tests {
             r#"{"timestamp":"2026-03-08T09:00:06.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"make clean-build fixed it"}]}}"#,
             r#"{"timestamp":"2026-03-08T09:10:00.000Z","type":"compacted","payload":{"message":"summary of the codex work","replacement_history":[]}}"#,
         ];
-        let got: Vec<Row> = rows.iter().map(|r| read(r, Detail::Full)).collect();
-        let said = |speaker, ts: &str, text: &str| Row::Said(Said { speaker, ts: ts.into(), text: text.into(), from_recall: false });
+        let got: Vec<Line> = rows.iter().map(|r| read(r, Detail::Full)).collect();
+        let said = |speaker, ts: &str, text: &str| Line::Said(Said { speaker, ts: ts.into(), text: text.into(), from_recall: false });
         assert_eq!(
             got,
             [
-                Row::Start { ts: "2026-03-08T09:00:00.000Z".into() },
-                Row::Other,
+                Line::Start { ts: "2026-03-08T09:00:00.000Z".into() },
+                Line::Other,
                 said(Speaker::User, "2026-03-08T09:00:02.000Z", "which command fixed the build? zebra-4417"),
-                Row::Other,
+                Line::Other,
                 said(Speaker::Tool, "2026-03-08T09:00:04.000Z", "tool shell: {\"command\":[\"make\",\"clean-build\"]}"),
                 said(Speaker::Tool, "2026-03-08T09:00:05.000Z", "build ok"),
-                Row::Other,
+                Line::Other,
                 said(Speaker::Assistant, "2026-03-08T09:00:06.000Z", "make clean-build fixed it"),
-                Row::Compaction { ts: "2026-03-08T09:10:00.000Z".into(), summary: Some("summary of the codex work".into()) },
+                Line::Compaction { ts: "2026-03-08T09:10:00.000Z".into(), summary: Some("summary of the codex work".into()) },
             ]
         );
-        assert_eq!(read("nope", Detail::Full), Row::Malformed);
+        assert_eq!(read("nope", Detail::Full), Line::Malformed);
     }
 }

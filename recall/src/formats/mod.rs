@@ -15,18 +15,18 @@ pub mod codex;
 pub mod opencode;
 mod row;
 
-pub use row::{is_request, Detail, Row, Said, Speaker};
+pub use row::{is_request, Detail, Line, Said, Speaker};
 
 use crate::walk::Format;
 
 /// One row of `format`. `cwd` is the project's folder (OpenCode's rows name
 /// it, or not).
-pub fn read_row(format: Format, line: &str, detail: Detail, cwd: &str) -> Row {
+pub fn read_line(format: Format, line: &str, detail: Detail, cwd: &str) -> Line {
     let line = line.strip_suffix('\r').unwrap_or(line);
     match format {
         Format::ClaudeCode => claude::read(line, detail),
         Format::Codex => codex::read(line, detail),
         Format::OpenCodePrompts => opencode::read(line, cwd),
-        Format::Summary => Row::Other,
+        Format::Summary => Line::Other,
     }
 }

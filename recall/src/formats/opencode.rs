@@ -6,7 +6,7 @@
 //! when a file it mentions is in this folder. The others are no project's we
 //! can tell, and left out.
 
-use super::row::{decode, Row, Said, Speaker};
+use super::row::{decode, Line, Said, Speaker};
 use crate::folder;
 use crate::json::{fields, items, text};
 
@@ -38,17 +38,17 @@ fn in_folder(url: &str, cwd: &str) -> bool {
     folder::inside(&path, cwd)
 }
 
-pub fn read(line: &str, cwd: &str) -> Row {
-    let Some([input, parts]) = fields(line, ["input", "parts"]) else { return Row::Malformed };
-    let Some(input) = input else { return Row::Other };
+pub fn read(line: &str, cwd: &str) -> Line {
+    let Some([input, parts]) = fields(line, ["input", "parts"]) else { return Line::Malformed };
+    let Some(input) = input else { return Line::Other };
     let ours = parts.and_then(items).unwrap_or_default().iter().any(|p| {
         let Some([kind, url]) = fields(p, ["type", "url"]) else { return false };
         kind.and_then(text).as_deref() == Some("file") && url.and_then(text).is_some_and(|u| in_folder(&u, cwd))
     });
     if !ours {
-        return Row::Elsewhere;
+        return Line::Elsewhere;
     }
-    Row::Said(Said { speaker: Speaker::User, ts: String::new(), text: decode(input), from_recall: false })
+    Line::Said(Said { speaker: Speaker::User, ts: String::new(), text: decode(input), from_recall: false })
 }
 
 #[cfg(test)]
@@ -58,12 +58,12 @@ mod tests {
     #[test]
     fn a_prompt_is_this_projects_when_a_file_it_mentions_is_in_this_folder() {
         let prompt = |url: &str| format!(r#"{{"input":"fix @src/a.rs","mode":"normal","parts":[{{"type":"file","mime":"text/plain","filename":"src/a.rs","url":"{url}","source":{{"type":"file","path":"src/a.rs","text":{{"start":4,"end":13,"value":"@src/a.rs"}}}}}}]}}"#);
-        let ours = Row::Said(Said { speaker: Speaker::User, ts: String::new(), text: "fix @src/a.rs".into(), from_recall: false });
+        let ours = Line::Said(Said { speaker: Speaker::User, ts: String::new(), text: "fix @src/a.rs".into(), from_recall: false });
         assert_eq!(read(&prompt("file:///w/app/src/a.rs"), "/w/app"), ours);
         assert_eq!(read(&prompt("file:///w/my%20app/src/a.rs?start=3"), "/w/my app"), ours);
-        assert_eq!(read(&prompt("file:///w/app2/src/a.rs"), "/w/app"), Row::Elsewhere);
-        assert_eq!(read(r#"{"input":"hi","parts":[],"mode":"normal"}"#, "/w/app"), Row::Elsewhere, "no folder named");
-        assert_eq!(read(r#"{"input":"hi","parts":[{"type":"agent","name":"build"}]}"#, "/w/app"), Row::Elsewhere);
-        assert_eq!(read("{", "/w/app"), Row::Malformed);
+        assert_eq!(read(&prompt("file:///w/app2/src/a.rs"), "/w/app"), Line::Elsewhere);
+        assert_eq!(read(r#"{"input":"hi","parts":[],"mode":"normal"}"#, "/w/app"), Line::Elsewhere, "no folder named");
+        assert_eq!(read(r#"{"input":"hi","parts":[{"type":"agent","name":"build"}]}"#, "/w/app"), Line::Elsewhere);
+        assert_eq!(read("{", "/w/app"), Line::Malformed);
     }
 }

@@ -46,9 +46,9 @@ pub struct Said {
     pub from_recall: bool,
 }
 
-/// What one row of a record is.
+/// What one line of a record is, read as its tool's row.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Row {
+pub enum Line {
     Said(Said),
     /// A compaction; Codex keeps its summary with it.
     Compaction { ts: String, summary: Option<String> },

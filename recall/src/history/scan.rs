@@ -99,7 +99,7 @@ pub(super) struct Found {
 
 /// How found messages rank: the conversation's own first, then more of the
 /// terms, more hits, the newer compaction, the later message.
-type Rank = (bool, u32, usize, usize, usize);
+type FoundRank = (bool, u32, usize, usize, usize);
 
 /// The search of one session's history parts, fed one part at a time.
 pub struct HistoryScan {
@@ -112,7 +112,7 @@ pub struct HistoryScan {
     /// The message being read: its compaction, slot and tool section.
     current: Option<Found>,
     tool: Option<String>,
-    pub(super) best: Best<Rank, Found>,
+    pub(super) best: Best<FoundRank, Found>,
     pub(super) hits: usize,
     pub(super) messages: usize,
     /// Messages holding every term.

@@ -5,7 +5,7 @@
 use compact_plus::redact::redact;
 
 use super::reader::{each_line, Reader};
-use crate::formats::{read_row, Detail, Row, Speaker};
+use crate::formats::{read_line, Detail, Line, Speaker};
 use crate::lines::Whole;
 use crate::text::{date_of, iso_of_ms, quote, take_units, Budget, MAX_ANSWER};
 use crate::walk::{Format, SessionFile};
@@ -115,9 +115,9 @@ impl Reader for ReadMore {
             self.lines += 1;
             let n = self.lines;
             let Some(line) = line.filter(|_| n >= self.from && !self.full) else { return };
-            match read_row(format, line, Detail::Full, &cwd) {
-                Row::Said(s) => self.message(n, s.speaker, &s.ts, &s.text),
-                Row::Compaction { ts, summary: Some(text) } => self.message(n, Speaker::Summary, &ts, &text),
+            match read_line(format, line, Detail::Full, &cwd) {
+                Line::Said(s) => self.message(n, s.speaker, &s.ts, &s.text),
+                Line::Compaction { ts, summary: Some(text) } => self.message(n, Speaker::Summary, &ts, &text),
                 _ => {}
             }
         });

@@ -15,10 +15,10 @@ use compact_plus::redact::redact;
 
 use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::find::{newlines, Finder};
-use crate::formats::{read_row, Detail, Row, Said, Speaker};
+use crate::formats::{read_line, Detail, Line, Said, Speaker};
 use crate::lines::{Joined, Whole, MAX_LINE_BYTES};
 use crate::rank::Best;
-use crate::terms::{Tally, Terms};
+use crate::terms::{TextHits, Terms};
 use crate::text::{clip, date_of, date_of_ms, iso_of_ms, plural, Budget};
 use crate::walk::{Format, SessionFile};
 
@@ -28,7 +28,7 @@ pub const MESSAGE_CHARS: usize = 32 * 1024;
 const CONTEXT_LINES: usize = 2;
 
 /// A message kept for the answer.
-struct Hit {
+struct Excerpt {
     tool: &'static str,
     session: String,
     when: String,
@@ -42,7 +42,7 @@ struct Hit {
 
 /// The conversation's own first, more terms, more hits, the newer session,
 /// the later message.
-type Rank = (bool, u32, usize, Reverse<usize>, usize);
+type ExcerptRank = (bool, u32, usize, Reverse<usize>, usize);
 
 pub struct ProjectSearch {
     terms: Terms,
@@ -54,7 +54,7 @@ pub struct ProjectSearch {
     /// A line holding a literal is tested whole before it is read as a row:
     /// exact where every term is a literal JSON writes as it is.
     pretest: bool,
-    best: Best<Rank, Hit>,
+    best: Best<ExcerptRank, Excerpt>,
     hits: usize,
     messages: usize,
     every: usize,
@@ -109,14 +109,14 @@ impl ProjectSearch {
         if self.pretest && !self.terms.line_hits(line) {
             return;
         }
-        match read_row(file.format, line, Detail::Full, &self.cwd) {
-            Row::Said(said) => self.message(file, n, said),
-            Row::Compaction { ts, summary: Some(text) } => {
+        match read_line(file.format, line, Detail::Full, &self.cwd) {
+            Line::Said(said) => self.message(file, n, said),
+            Line::Compaction { ts, summary: Some(text) } => {
                 self.message(file, n, Said { speaker: Speaker::Summary, ts, text, from_recall: false })
             }
-            Row::Other => self.skipped.other += 1,
-            Row::Malformed => self.skipped.malformed += 1,
-            Row::Compaction { .. } | Row::Title(_) | Row::Start { .. } | Row::Elsewhere => {}
+            Line::Other => self.skipped.other += 1,
+            Line::Malformed => self.skipped.malformed += 1,
+            Line::Compaction { .. } | Line::Title(_) | Line::Start { .. } | Line::Elsewhere => {}
         }
     }
 
@@ -139,7 +139,7 @@ impl ProjectSearch {
             return;
         }
         let when = if said.ts.is_empty() { date_of_ms(file.mtime_ms) } else { date_of(&said.ts) };
-        let hit = Hit {
+        let hit = Excerpt {
             tool: file.format.tool(),
             session: file.session.clone(),
             when,
@@ -295,7 +295,7 @@ impl Reader for ProjectSearch {
 }
 
 /// The hit lines of a message and `CONTEXT_LINES` around the best, marked.
-fn excerpt(text: &str, tally: Tally, terms: &Terms) -> String {
+fn excerpt(text: &str, tally: TextHits, terms: &Terms) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let from = tally.best.saturating_sub(CONTEXT_LINES);
     let to = (tally.best + CONTEXT_LINES + 1).min(lines.len());

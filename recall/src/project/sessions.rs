@@ -10,7 +10,7 @@ use compact_plus::redact::redact;
 
 use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::lines::Whole;
-use crate::formats::{is_request, read_row, Detail, Row, Speaker};
+use crate::formats::{is_request, read_line, Detail, Line, Speaker};
 use crate::text::{cut_chars, date_of, date_of_ms, plural, quote, Budget, MAX_ANSWER};
 use crate::walk::{Format, SessionFile};
 
@@ -72,11 +72,11 @@ impl SessionsView {
         if line.trim().is_empty() {
             return None;
         }
-        let row = read_row(format, line, Detail::Requests, &self.cwd);
+        let row = read_line(format, line, Detail::Requests, &self.cwd);
         let o = self.outlines.last_mut()?;
         match row {
-            Row::Said(said) if said.text.trim().is_empty() => {}
-            Row::Said(said) => {
+            Line::Said(said) if said.text.trim().is_empty() => {}
+            Line::Said(said) => {
                 o.stamp(&said.ts);
                 o.messages += 1;
                 if said.speaker == Speaker::User && is_request(&said.text) {
@@ -87,16 +87,16 @@ impl SessionsView {
                     return Some(said.text);
                 }
             }
-            Row::Compaction { ts, summary } => {
+            Line::Compaction { ts, summary } => {
                 o.compactions += 1;
                 o.stamp(&ts);
                 o.messages += usize::from(summary.is_some_and(|s| !s.trim().is_empty()));
             }
-            Row::Title(t) => o.title = Some(redact(&t).into_owned()),
-            Row::Start { ts } => o.stamp(&ts),
-            Row::Other => self.skipped.other += 1,
-            Row::Malformed => self.skipped.malformed += 1,
-            Row::Elsewhere => {}
+            Line::Title(t) => o.title = Some(redact(&t).into_owned()),
+            Line::Start { ts } => o.stamp(&ts),
+            Line::Other => self.skipped.other += 1,
+            Line::Malformed => self.skipped.malformed += 1,
+            Line::Elsewhere => {}
         }
         None
     }
