@@ -1,5 +1,5 @@
 // compact-plus: the shim. The Rust core (pkg/) decides everything; this file
-// performs the `$` calls it asks for and hands the answers back (src/hooks/protocol.rs).
+// performs the `$` calls it asks for and hands the answers back (src/step.rs, src/hooks/protocol.rs).
 //
 // What the shim promises, whatever happens:
 // 1. `next` is called at most once per hook (`Run.callNext`), and a hook that
