@@ -377,7 +377,12 @@ impl Fake {
         }
     }
 
-    fn record(&mut self, hook: &str, call: Value) {
+    fn record(&mut self, hook: &str, mut call: Value) {
+        // How long the shim waits is the protocol's, not the `$` call's
+        // (src/step.rs `Wait`); the tests read the calls as the host gets them.
+        if let Some(c) = call.as_object_mut() {
+            c.remove("waitMs");
+        }
         self.log.push(Rec {
             hook: hook.to_owned(),
             call,
@@ -2309,7 +2314,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(
         first["calls"],
-        json!([{"op": "env", "name": "OS"}])
+        json!([{"op": "env", "name": "OS", "waitMs": 30000}])
     );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
@@ -3092,49 +3097,55 @@ fn two_compactions_in_one_second_get_a_file_each() {
 
 // ---- the recall tool (issue [7]) ----
 
-/// Drives the recall hook to its end; it never asks for `next`.
-fn recall_step(h: &mut Harness, event: &str) -> Value {
+/// The answers to one step's calls on the fake, as the shim gives them: a
+/// call marked `beside` has its text handed beside the JSON.
+fn perform_all(h: &mut Harness, calls: &[Value]) -> (String, Vec<u8>) {
+    let mut texts = Vec::new();
+    let answers: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            h.fake.record("tool.call", c.clone());
+            match h.fake.perform("tool.call", c) {
+                Ok(Some(Value::String(t))) if c["beside"] == json!(true) => {
+                    texts.extend_from_slice(t.as_bytes());
+                    json!({"text": t.len()})
+                }
+                Ok(v) => json!({"ok": v}),
+                Err(e) => json!({"err": e}),
+            }
+        })
+        .collect();
+    (Value::Array(answers).to_string(), texts)
+}
+
+/// Drives the recall hook to its end (it never asks for `next`): the core's
+/// last step, with what it hands the recall module in `done.search`.
+fn recall_handoff(h: &mut Harness, event: &str) -> Value {
     let mut step: Value = serde_json::from_str(&h.core.start("tool.call", event)).unwrap();
     while let Some(calls) = step["calls"].as_array().cloned() {
-        let answers: Vec<Value> = calls
-            .iter()
-            .map(|c| {
-                h.fake.record("tool.call", c.clone());
-                match h.fake.perform("tool.call", c) {
-                    Ok(v) => json!({"ok": v}),
-                    Err(e) => json!({"err": e}),
-                }
-            })
-            .collect();
+        let (answers, _) = perform_all(h, &calls);
         let id = step["id"].as_u64().unwrap() as u32;
-        step =
-            serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+        step = serde_json::from_str(&h.core.resume(id, &answers)).unwrap();
     }
-    // Scope project: the shim runs the recall module's walk on the same host
-    // (js/compact-plus.js `searchProject`); its result stands where the walk was.
-    let Some(project) = step["done"]["search"]["project"].as_object().cloned() else { return step };
-    let input = project["input"].as_str().unwrap().to_owned();
-    let dir = project["historyDir"].as_str().unwrap().to_owned();
-    let mut walk: Value = serde_json::from_str(&compact_plus_recall::walk_start(input, dir)).unwrap();
+    step
+}
+
+/// The tool's answer: the core's, or the recall module's run on the same
+/// fake as the shim runs it (js/compact-plus.js `search`: the same step loop).
+fn recall_step(h: &mut Harness, event: &str) -> Value {
+    let step = recall_handoff(h, event);
+    let Some(search) = step["done"].get("search").cloned() else { return step };
+    let mut walk: Value = serde_json::from_str(&compact_plus_recall::start(search.to_string())).unwrap();
     while let Some(calls) = walk["calls"].as_array().cloned() {
-        let answers: Vec<Value> = calls
-            .iter()
-            .map(|c| {
-                h.fake.record("tool.call", c.clone());
-                match h.fake.perform("tool.call", c) {
-                    Ok(v) => json!({"ok": v}),
-                    Err(e) => json!({"err": e}),
-                }
-            })
-            .collect();
-        walk = serde_json::from_str(&compact_plus_recall::walk_resume(Value::Array(answers).to_string())).unwrap();
+        let (answers, texts) = perform_all(h, &calls);
+        let id = walk["id"].as_u64().unwrap() as u32;
+        walk = serde_json::from_str(&compact_plus_recall::resume(id, answers, texts)).unwrap();
     }
-    let done = walk["done"].clone();
-    if done.get("answer").is_some() {
-        json!({ "done": done })
-    } else {
-        json!({ "done": { "search": { "project": done } } })
-    }
+    json!({ "done": { "answer": walk["done"] } })
+}
+
+fn answer_of(step: &Value) -> &str {
+    step["done"]["answer"].as_str().unwrap_or_else(|| panic!("no answer: {step}"))
 }
 
 #[test]
@@ -3164,23 +3175,25 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
         NOW,
     );
     h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
-    let step = recall_step(
-        &mut h,
-        r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#,
-    );
+    let event = r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#;
+    let step = recall_handoff(&mut h, event);
     let d = dir();
+    let parts = [
+        format!("{d}/2026-01-01T000000Z-manual.md"),
+        format!("{d}/2026-01-02T000000Z-auto.md"),
+        format!("{d}/2026-01-02T000000Z-auto.part2.md"),
+    ];
     assert_eq!(
-        step["done"]["search"]["paths"],
-        json!([
-            format!("{d}/2026-01-01T000000Z-manual.md"),
-            format!("{d}/2026-01-02T000000Z-auto.md"),
-            format!("{d}/2026-01-02T000000Z-auto.part2.md")
-        ])
+        step["done"]["search"],
+        json!({"session": {"paths": parts, "query": {"text": "x", "regex": false, "role": null, "limit": 8}}})
     );
-    assert_eq!(
-        step["done"]["search"]["query"],
-        json!({"text": "x", "regex": false, "role": null, "limit": 8})
-    );
+    // The recall module reads them one at a time, oldest first, each beside the JSON.
+    let before = h.fake.calls("read").len();
+    let answer = recall_step(&mut h, event);
+    let reads: Vec<Value> = h.fake.calls("read").split_off(before);
+    assert_eq!(reads.iter().map(|r| r["path"].as_str().unwrap().to_owned()).collect::<Vec<_>>(), parts);
+    assert!(reads.iter().all(|r| r["beside"] == json!(true) && r["deadline"] == json!("reads")), "{reads:?}");
+    assert!(answer_of(&answer).starts_with("recall: no hits for \"x\""), "{answer}");
 }
 
 #[test]
@@ -3307,62 +3320,61 @@ fn earlier_sessions(h: &mut Harness) {
     h.fake.add_file("/home/ann/.local/state/opencode/prompt-history.jsonl", "{\"input\":\"hi\"}\n", NOW - 5.0 * DAY);
 }
 
-fn project_sources(step: &Value) -> Vec<(String, String)> {
-    step["done"]["search"]["project"]["sources"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no project search: {step}"))
+/// The search's reads (not the walk's): `(path, offset, length)`, in order.
+fn search_reads(h: &Harness) -> Vec<(String, u64, u64)> {
+    h.fake
+        .calls("read")
         .iter()
-        .map(|s| (s["kind"].as_str().unwrap().to_owned(), s["path"].as_str().unwrap().to_owned()))
+        .filter(|r| r["deadline"] == json!("reads"))
+        .map(|r| (r["path"].as_str().unwrap().to_owned(), r["offset"].as_u64().unwrap(), r["length"].as_u64().unwrap()))
         .collect()
 }
 
 #[test]
-fn project_recall_names_this_projects_sessions_newest_first() {
+fn project_recall_reads_this_projects_sessions_newest_first() {
     let mut h = Harness::new();
     earlier_sessions(&mut h);
-    let step = recall_step(&mut h, r#"{"query":"parser","scope":"project"}"#);
+    let step = recall_step(&mut h, r#"{"query":"codex words","scope":"project"}"#);
     let day = "/home/ann/.codex/sessions/2023/11/14";
+    let codex_a = format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl");
+    let codex_size = codex_meta(CODEX_A, "/work/app/").len() as u64;
     assert_eq!(
-        project_sources(&step),
+        search_reads(&h),
         [
-            ("claude", format!("{PROJECTS}/-work-app/bbbb.jsonl")),
-            ("codex", format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl")),
-            ("claude", format!("{PROJECTS}/-work-app/aaaa.jsonl")),
-            ("summary", format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
-            ("opencode-prompts", "/home/ann/.local/state/opencode/prompt-history.jsonl".to_owned()),
+            (format!("{PROJECTS}/-work-app/bbbb.jsonl"), 0, 16),
+            (format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md"), 0, 11),
+            (codex_a.clone(), 0, codex_size),
+            (format!("{PROJECTS}/-work-app/aaaa.jsonl"), 0, 16),
+            ("/home/ann/.local/state/opencode/prompt-history.jsonl".to_owned(), 0, 15),
         ]
-        .map(|(k, p)| (k.to_owned(), p))
     );
-    let sources = &step["done"]["search"]["project"]["sources"];
-    assert_eq!(sources[1]["session"], json!(CODEX_A));
-    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 16}]));
-    // The Codex rollouts' first lines were read by range to learn their folder.
-    let heads = h.fake.calls("read");
+    // The Codex rollouts' first lines were read by range to learn their folder,
+    // within the walk's deadline.
+    let heads: Vec<Value> = h.fake.calls("read").into_iter().filter(|r| r["deadline"] == json!("walk")).collect();
     assert!(heads.iter().all(|r| r["offset"] == json!(0) && r["length"].as_u64().unwrap() <= 64 * 1024), "{heads:?}");
     assert_eq!(heads.len(), 2);
-    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
-    assert_eq!(request["query"]["text"], json!("parser"));
-    assert_eq!(request["sources"], *sources);
+    let answer = answer_of(&step);
+    assert!(answer.starts_with("recall: 2 hits in 1 message of 1 earlier session (of 4 searched)"), "{answer}");
+    assert!(answer.contains(&format!("── codex · session {CODEX_A} · 2023-11-14 10:00Z · message 2 (user)")), "{answer}");
 }
 
 #[test]
 fn no_query_is_the_sessions_view_and_session_narrows_to_one() {
     let mut h = Harness::new();
     earlier_sessions(&mut h);
-    let step = recall_step(&mut h, r#"{}"#);
-    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
-    assert_eq!(request["query"], Value::Null, "{request}");
-    assert_eq!(project_sources(&step).len(), 5);
-    let step = recall_step(&mut h, r#"{"scope":"project","session":"bbbb","message":4}"#);
+    let view = recall_step(&mut h, r#"{}"#);
+    // OpenCode's one prompt names no folder: not this project's.
+    assert!(answer_of(&view).starts_with("recall: 3 earlier sessions of this project, newest first."), "{view}");
+    assert_eq!(search_reads(&h).len(), 5);
+    let before = search_reads(&h).len();
+    let more = recall_step(&mut h, r#"{"scope":"project","session":"bbbb","message":1}"#);
     assert_eq!(
-        project_sources(&step),
-        [
-            ("claude".to_owned(), format!("{PROJECTS}/-work-app/bbbb.jsonl")),
-            ("summary".to_owned(), format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
-        ]
+        search_reads(&h).split_off(before).into_iter().map(|r| r.0).collect::<Vec<_>>(),
+        [format!("{PROJECTS}/-work-app/bbbb.jsonl"), format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")]
     );
+    assert!(answer_of(&more).contains("── message 2 (summary)") && answer_of(&more).contains("the summary"), "{more}");
     let step = recall_step(&mut h, r#"{"scope":"project","session":"zzzz","query":"x"}"#);
-    assert!(step["done"]["answer"].as_str().unwrap().contains("no earlier session of this project has an id starting \"zzzz\""), "{step}");
+    assert!(answer_of(&step).contains("no earlier session of this project has an id starting \"zzzz\""), "{step}");
 }
 
 #[test]
@@ -3375,16 +3387,41 @@ fn project_recall_is_bounded_newest_first() {
     let big = "x".repeat(9 << 20);
     h.fake.add_file(&format!("{here}/s00.jsonl"), &big, NOW);
     let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
-    let sources = step["done"]["search"]["project"]["sources"].as_array().unwrap_or_else(|| panic!("{step}")).clone();
-    assert_eq!(sources.len(), 20, "seed 000's cap: 20 transcripts a call");
-    assert_eq!(sources[0]["session"], json!("s00"));
-    assert_eq!(sources[19]["session"], json!("s19"));
-    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, never a read over 4 MiB.
+    let reads = search_reads(&h);
+    let mut files: Vec<&str> = reads.iter().map(|r| r.0.as_str()).collect();
+    files.dedup();
+    assert_eq!(files.len(), 20, "seed 000's cap: 20 transcripts a call");
+    assert!(files[0].ends_with("s00.jsonl") && files[19].ends_with("s19.jsonl"), "{files:?}");
+    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, in reads of 1 MiB.
     let size = 9u64 << 20;
-    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 4 << 20}, {"offset": size - (4 << 20), "length": 4 << 20}]));
-    let request = step["done"]["search"]["project"]["request"].as_str().unwrap();
-    assert!(request.contains("The newest 20 of 25 earlier sessions were read"), "{request}");
-    assert!(step["done"]["search"]["project"]["deadlineMs"].as_u64().unwrap() < 10_000);
+    let mib = 1u64 << 20;
+    let want: Vec<(String, u64, u64)> = [0, mib, 2 * mib, 3 * mib, size - 4 * mib, size - 3 * mib, size - 2 * mib, size - mib]
+        .map(|o| (files[0].to_owned(), o, mib))
+        .to_vec();
+    assert_eq!(reads[..8], want[..]);
+    let answer = answer_of(&step);
+    assert!(answer.contains("The newest 20 of 25 earlier sessions were read") && answer.contains("Session s00 is long"), "{answer}");
+    assert!(h.fake.calls("read").iter().all(|r| r["deadline"] == json!("reads")), "every read within the reads' deadline");
+}
+
+#[test]
+fn every_byte_read_counts_in_the_calls_bound() {
+    let mut h = Harness::new();
+    let here = format!("{PROJECTS}/-work-app");
+    let four = "y".repeat(4 << 20);
+    for k in 0..14 {
+        h.fake.add_file(&format!("{here}/s{k:02}.jsonl"), &four, NOW - f64::from(k) * DAY);
+    }
+    // Codex heads the walk reads (this folder's or not) count too.
+    let day = "/home/ann/.codex/sessions/2023/11/14";
+    h.fake.add_file(&format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_B}.jsonl"), &codex_meta(CODEX_B, "/work/other"), NOW);
+    let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
+    let read: u64 = h.fake.calls("read").iter().map(|r| r["length"].as_u64().unwrap()).sum();
+    assert!(read <= 48 << 20, "{read} bytes read");
+    let mut files: Vec<String> = search_reads(&h).into_iter().map(|r| r.0).collect();
+    files.dedup();
+    assert_eq!(files.len(), 11, "11 whole sessions fit beside the 64 KiB head");
+    assert!(answer_of(&step).contains("(3 older sessions not read: the call reads 48 MiB at most.)"), "{step}");
 }
 
 #[test]
@@ -3417,8 +3454,8 @@ fn each_compaction_saves_its_summary_redacted_beside_the_history() {
     let text = h.fake.text(&path).unwrap_or_else(|| panic!("no summary saved"));
     assert!(text.contains("we chose serde") && text.contains("[REDACTED:github-token]") && !text.contains("ghp_FAKE"), "{text}");
     // This session's recall still searches the history parts alone.
-    let step = recall_step(&mut h, r#"{"query":"serde"}"#);
-    assert_eq!(step["done"]["search"]["paths"], json!([history_file("manual")]));
+    let step = recall_handoff(&mut h, r#"{"query":"serde"}"#);
+    assert_eq!(step["done"]["search"]["session"]["paths"], json!([history_file("manual")]));
 }
 
 // ---------------------------------------------------------------- the rescue

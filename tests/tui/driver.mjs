@@ -316,10 +316,12 @@ export class Tui {
   }
 
   /** The session's id: the transcript's file name (one session per HOME; --resume keeps it). */
+  /** The session's id: its transcript is the one written last (a test may place older ones). */
   sessionId() {
     const dir = path.join(this.home, '.claude', 'projects')
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.jsonl'))) : []
-    return files.length ? files[0].replace(/\.jsonl$/, '') : null
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, d, f))) : []
+    const newest = files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
+    return newest ? path.basename(newest).replace(/\.jsonl$/, '') : null
   }
 
   transcript() {
