@@ -1735,7 +1735,7 @@ fn turn_end_percent_from_options_is_a_number() {
 }
 
 /// The marker of the turn-end compaction's queued `/compact`.
-const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at ";
 
 #[test]
 fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
@@ -1756,7 +1756,9 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     let command = &h.fake.calls("command")[0];
     assert_eq!(command["command"], json!("compact"));
     let args = command["args"].as_str().unwrap();
-    assert!(args.starts_with(MARKER_HEAD) && args.ends_with(')'), "{args}");
+    // Issue [13] item 13: words and the time it was queued (the fake clock's, 1.5 s after the
+    // turn), not an internal token like `(#sp0bi-3)`.
+    assert_eq!(args, format!("{MARKER_HEAD}22:13:21 UTC)"));
 
     // The queued /compact ran through our own hook, as the host runs it: the
     // summarizer got the handoff, not the marker; the history is named turn-end.
@@ -2452,7 +2454,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // A /compact that is not our marker, while ours is queued (the person typed
     // /compact meanwhile, after another compaction): it runs.
     let mut h = Harness::new();
-    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "5-0".into(), seen: 0 });
+    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "05:00:00".into(), seen: 0 });
     h.compact(compact_event("auto")).unwrap();
     h.fake.clear();
     let out = h.compact(compact_event("manual")).unwrap();
@@ -2462,7 +2464,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // treated as a turn-end compaction, never skipped.
     h.fake.clear();
     let mut e = compact_event("manual");
-    e["instructions"] = json!(format!("{MARKER_HEAD}77-3)"));
+    e["instructions"] = json!(format!("{MARKER_HEAD}07:07:07 UTC)"));
     let out = h.compact(e).unwrap();
     assert!(out.get("skip").is_none());
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, Some(FIRST), true)));
