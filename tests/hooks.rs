@@ -901,7 +901,7 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     assert!(text.starts_with(&format!(
         "# Conversation before compaction\n\nSession {SID}, compacted {NOW_ISO} (manual), 4 messages. Written by the compact-plus mod.\n"
     )));
-    assert!(text.contains("## [0] user\n\nPlease fix the parser in src/parse.rs\n"));
+    assert!(text.contains("## [1] user\n\nPlease fix the parser in src/parse.rs\n"));
     assert!(text.contains("### tool Bash\ninput: {\"command\":\"cargo test\"}\nresult:\nok\n"));
 
     let nexts = h.nexts("session.compact");
@@ -2956,7 +2956,7 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
     }
     let history = history.expect("a history was written");
     assert!(history.contains("cut here \u{fffd} and go on"), "{history}");
-    assert!(history.contains("## [1] assistant"));
+    assert!(history.contains("## [2] assistant"));
     verbatim_block(
         &h.pending().unwrap()[0],
         &["cut here \u{fffd} and go on"],
