@@ -470,7 +470,9 @@ function perform($, call, signal) {
     case 'usage':
       return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
     case 'run':
-      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+      // No shell [dts]; `env` is set over the host's own environment (a path
+      // passed there is a value no command line parses: src/prune.rs).
+      return $.process.run(call.argv, call.env ? { timeoutMs: call.timeoutMs, env: call.env } : { timeoutMs: call.timeoutMs })
     case 'debug':
       return $.ui.log(call.text, { to: 'debug' })
     case 'after':

@@ -2115,27 +2115,29 @@ fn keep_days_under_one_is_a_day() {
     }
 }
 
+/// Issue [13] item 14: Windows pruning ran `cmd /c rd /s /q <path>`, and `cmd`
+/// parses its command line again: a home path with `&` ran what follows as a
+/// command, `%NAME%` expanded, `^` vanished. Now no argument carries the path:
+/// PowerShell runs a constant text that reads it from the environment.
 #[test]
-fn prune_on_windows_uses_rd_with_backslashes() {
+fn prune_on_windows_runs_no_shell_over_the_path() {
     let mut h = Harness::new();
-    h.fake
-        .env
-        .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    let home = "C:\\Users\\A&B %USERNAME% ^x";
+    h.fake.env.insert("USERPROFILE".into(), home.into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.fake.windows = true;
-    old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
+    old_log(&mut h, "C:/Users/A&B %USERNAME% ^x/.claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
+    let calls = h.fake.calls("run");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let argv: Vec<&str> = calls[0]["argv"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(argv.first(), Some(&"powershell.exe"), "{argv:?}");
+    assert!(argv.iter().all(|a| !a.contains("Users") && !a.contains(OLD)), "the path is in no argument: {argv:?}");
     assert_eq!(
-        runs(&h),
-        vec![json!([
-            "cmd",
-            "/c",
-            "rd",
-            "/s",
-            "/q",
-            format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")
-        ])]
+        calls[0]["env"],
+        json!({"COMPACT_PLUS_PRUNE_PATH": format!("C:\\Users\\A&B %USERNAME% ^x\\.claude\\compact-history\\{OLD}")})
     );
+    assert!(argv.last().unwrap().contains("$env:COMPACT_PLUS_PRUNE_PATH"));
 }
 
 #[test]

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -52,6 +53,9 @@ pub enum Call {
     },
     Run {
         argv: Vec<String>,
+        /// Variables set over the host's environment (`$.process.run`'s `env`).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        env: BTreeMap<String, String>,
         #[serde(rename = "timeoutMs")]
         timeout_ms: u64,
     },

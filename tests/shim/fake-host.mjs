@@ -319,11 +319,14 @@ export class FakeHost {
     return stat
   }
 
-  /** `rm -rf -- <dir>` / `cmd /c rd /s /q <dir>` as the OS would run them (no shell) [api D]. */
-  #run(argv) {
+  // `rm -rf -- <path>`; on Windows PowerShell running .NET's `Directory.Delete` of the path in
+  // `COMPACT_PLUS_PRUNE_PATH` (src/prune.rs; the variable is set over the host's environment,
+  // d.ts `ProcessRunInit.env`). Not measured on a Windows host: none is at hand here.
+  #run(argv, init) {
     const rm = argv[0] === 'rm' && argv[1] === '-rf' && argv[2] === '--' ? argv[3] : null
-    const rd = argv[0] === 'cmd' && argv.slice(1, 5).join(' ') === '/c rd /s /q' ? argv[5] : null
-    const target = (this.os === 'windows' ? rd : rm) ?? null
+    const deletes = argv[0] === 'powershell.exe' && String(argv.at(-1)).startsWith('[System.IO.Directory]::Delete($env:COMPACT_PLUS_PRUNE_PATH, $true)')
+    const ps = deletes ? init?.env?.COMPACT_PLUS_PRUNE_PATH ?? null : null
+    const target = (this.os === 'windows' ? ps : rm) ?? null
     if (target) for (const p of this.filesUnder(target)) this.files.delete(this.#key(p))
     return { exitCode: target ? 0 : 1, stdout: '', stderr: target ? '' : `${argv[0]}: not found`, isStdoutTruncated: false, isStderrTruncated: false }
   }
@@ -383,7 +386,7 @@ export class FakeHost {
         list: op('fs.list', (p) => host.#fsList(p)),
         stat: op('fs.stat', (p, o) => host.#fsStat(p, o)),
       },
-      process: { run: op('process.run', (argv) => host.#run(argv)) },
+      process: { run: op('process.run', (argv, init) => host.#run(argv, init)) },
       model: {
         complete: op('model.complete', () => host.completions.shift() ?? { isAnswered: false, reason: 'api-error', status: 500, error: 'server_error', usage: {} }),
       },
