@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs'
 
 import { register } from '../js/compact-plus.js'
 import { withShim } from '../tests/shim/fake-host.mjs'
+import { RECALL_TOOL } from '../pkg/compact_plus.js'
 
 function parseArgs(argv) {
   const args = { sessions: 20, mb: 4, repeat: 3, quick: false, json: null }
@@ -76,7 +77,7 @@ async function main() {
   const call = async (input) => {
     const before = host.calls.length
     const t0 = performance.now()
-    const out = await host.fire('tool.call', { tool: 'mcp__compact-plus__recall', ...input }, () => {
+    const out = await host.fire('tool.call', { tool: RECALL_TOOL.name, ...input }, () => {
       throw new Error('next')
     })
     const ms = performance.now() - t0

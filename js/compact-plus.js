@@ -24,8 +24,9 @@ import { initSync as initRecall, recall, recallProject, walkStart, walkResume, _
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
 const CALL_TIMEOUT_MS = 30000
-// The compile settles in about 0.2 s after start-up (measured in the real CLI);
-// a hook still waiting past this passes through, within the host's 10 s budget.
+// The compile starts at the first hook, the `tool.list` raise at load, and
+// settles before the first prompt's `prompt.context` (tests/HOST.md); a hook
+// still waiting past this passes through, within the host's 10 s budget.
 const COMPILE_WAIT_MS = 5000
 // The core's memory only grows; past this, once no hook is in flight, the
 // instance is rebuilt (its state carried) to hand the memory back.
@@ -36,6 +37,7 @@ let settled = null // what `compiled` gave, once it has
 let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
 let options = '{}'
+let recallOn = true // the recallTool option: the tool is listed and served
 
 // The one wasm instance and what outlives it.
 const core = {
@@ -426,18 +428,6 @@ async function searchProject({ input, historyDir }, io) {
   return recallProject(request, texts.map((t) => t ?? ''), missing)
 }
 
-// session.start registers the recall tool from the spec the core's build wrote
-// into pkg/: the session's start does not wait for the wasm, which compiles
-// meanwhile for the hooks that need it.
-async function startSession(e, next, io) {
-  try {
-    await io.perform({ op: 'registerTool', spec: RECALL_TOOL })
-  } catch (err) {
-    io.log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
-  }
-  return next(e)
-}
-
 // Work that outlives its hook (the turn-end compaction).
 function job(name, io) {
   drive(name, {}, null, io).catch(() => {})
@@ -479,8 +469,6 @@ function perform($, call, signal) {
       return new Promise((resolve) => $.clock.after(call.ms, resolve))
     case 'command':
       return $.command.run({ command: call.command, args: call.args })
-    case 'registerTool':
-      return $.tool.register(call.spec)
     case 'complete':
       // `timeoutMs` bounds the call itself (a `$` call's time is not the
       // hook's); `next.signal` cuts it when the person presses Esc [dts].
@@ -516,8 +504,10 @@ function hostOf($, signal) {
   }
 }
 
-// One hook for every event; `next.event` says which.
-function hook($, e, next) {
+// The core's module, compiled once per load, from the first hook on: the
+// first is the `tool.list` raise at load, long before the first prompt, so
+// the hooks that need the core do not wait for it (tests/HOST.md).
+function startCompile($) {
   compiled ??= $.wasm
     .compile('../pkg/compact_plus_bg.wasm')
     .catch((err) => {
@@ -525,6 +515,27 @@ function hook($, e, next) {
       return null
     })
     .then((module) => (settled = module))
+}
+
+// The session's tools, with the recall tool added where it is on: a tool of
+// this hook's own (`mcp: false`), in the first request and every one after
+// (the summarizer's too), with no MCP server to connect first. The engine
+// raises this at load, before the first request, and again when the tools or
+// settings change; it waits for it before a turn (d.ts `ToolInfo`).
+// `$.tool.register` at session.start made the first turn wait for its MCP
+// server: 240–700 ms at start-up (tests/HOST.md).
+function listTools($, e, next) {
+  return Promise.resolve(next(e)).then((listed) => {
+    // Started once the engine's list is back, so the answer never waits on it.
+    startCompile($)
+    if (!recallOn || !Array.isArray(listed?.value)) return listed
+    return { ...listed, value: [...listed.value.filter((t) => t?.name !== RECALL_TOOL.name), RECALL_TOOL] }
+  })
+}
+
+// One hook for every other event; `next.event` says which.
+function hook($, e, next) {
+  startCompile($)
   if (next.event === 'tool.call') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
@@ -532,7 +543,6 @@ function hook($, e, next) {
     })
   }
   const io = hostOf($, next?.signal)
-  if (next.event === 'session.start') return startSession(e, next, io)
   // The session's end has one short bound for every hook: a core never
   // instantiated holds no state to drop, so there is nothing to wait for.
   if (next.event === 'session.end' && !core.live) return next(e)
@@ -548,7 +558,10 @@ export function register(on, opts) {
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
   on('session.end', hook).catch(($, e, next) => next(e))
-  if (opts?.recallTool === false) return
-  on('session.start', hook).catch(($, e, next) => next(e))
-  on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
+  // Hooked with the tool off too: it is the first hook of a session, where the
+  // compile starts.
+  recallOn = opts?.recallTool !== false
+  on('tool.list', listTools).catch(($, e, next) => next(e))
+  if (!recallOn) return
+  on('tool.call', { tool: RECALL_TOOL.name }, hook).catch(() => ({ result: 'recall: the search failed' }))
 }

@@ -2850,14 +2850,17 @@ fn recall_step(h: &mut Harness, event: &str) -> Value {
 }
 
 #[test]
-fn session_start_is_the_shims_alone() {
-    // The shim registers the recall tool from the spec the build wrote out
-    // (`RECALL_TOOL`), without the wasm; the core has no session.start hook.
+fn the_tool_list_entry_is_the_shims_alone() {
+    // The shim adds the recall tool to the session's tool list (`tool.list`) from
+    // the entry the build wrote out (`RECALL_TOOL`), without the wasm; the core
+    // has no session.start or tool.list hook.
     let mut h = Harness::new();
     assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("tool.list", "{}"), r#"{"stuck":true}"#);
     let spec = compact_plus::recall_tool::spec();
-    assert_eq!(spec["name"], json!("recall"));
-    assert_eq!(spec["isDeferred"], json!(false));
+    // An added tool is no MCP server's: no `mcp__` name, `mcp: false` (d.ts ToolInfo).
+    assert_eq!(spec["name"], json!("compact_plus_recall"));
+    assert_eq!(spec["mcp"], json!(false));
     assert!(spec["inputSchema"].get("required").is_none(), "no query lists the earlier sessions");
     assert!(spec["description"].as_str().unwrap().starts_with("Search this session's history"));
     assert!(spec["description"].as_str().unwrap().contains("earlier sessions"));
@@ -2878,7 +2881,7 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
     h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
     let step = recall_step(
         &mut h,
-        r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#,
+        r#"{"query":"x","tool":"compact_plus_recall"}"#,
     );
     let d = dir();
     assert_eq!(

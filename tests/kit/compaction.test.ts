@@ -79,7 +79,7 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   expect(verbatim).toContain('--- user message (current request) ---\nnow run the tests\n</user-messages-verbatim>')
   expect(pointer).toContain(`searchable text: "${HISTORY}"`)
   expect(pointer).toContain(`"${DIR}"`)
-  expect(pointer).toContain('call the recall tool (mcp__compact-plus__recall)')
+  expect(pointer).toContain('call the recall tool (compact_plus_recall)')
   expect(rest).toEqual([])
 
   // Once only: the next summary row is left alone.

@@ -154,6 +154,16 @@ export class FakeHost {
 
   // ---- the fake clock: `$.clock.now` and `$.clock.after` [api D: after → Timer {cancel}] ----
 
+  /**
+   * The engine's `tool.list` raise: at load, before the first request, once the hooks modules
+   * are loaded, and again when the tools or settings change (d.ts `ToolInfo`; tests/HOST.md).
+   * `next` resolves `{ value: ToolInfo[] }` (measured: the probe's hook read 25 tools headless, 28
+   * in the terminal); the hooks' answer is the session's tool pool. Returns the dispatch.
+   */
+  tools(engineTools = ENGINE_TOOLS) {
+    return this.fire('tool.list', {}, () => ({ value: engineTools.map((t) => ({ ...t })) }))
+  }
+
   /** Moves the clock on by `ms`, firing each timer due, in order, then lets the shim settle. */
   async advance(ms) {
     const until = this.now + ms
@@ -414,7 +424,8 @@ export class FakeHost {
           })
         },
       },
-      // Answers `{ tool }`, the full name `mcp__<plugin>__<name>` [dts `tool.register`].
+      // Answers `{ tool }`, the full name `mcp__<plugin>__<name>` [dts `tool.register`]. compact-plus
+      // no longer calls it (its tool joins through `tool.list`), so a call here is a finding.
       tool: { register: op('tool.register', (spec) => ({ tool: `mcp__compact-plus__${spec?.name}` })) },
       wasm: {
         compile: (path) => {
@@ -700,6 +711,13 @@ export class FakeHost {
     this.addFile(`${dir}/2026-01-01T00-00-00-manual.md`, '# old\n', at)
   }
 }
+
+/** A few of the engine's own tools as `tool.list` lists them (names as a 2.1.328 request had them). */
+export const ENGINE_TOOLS = [
+  { name: 'Bash', description: 'Executes a given bash command.', mcp: false },
+  { name: 'Read', description: 'Reads a file from the local filesystem.', mcp: false },
+  { name: 'ToolSearch', description: 'Fetches full schema definitions for deferred tools.', mcp: false },
+]
 
 /** A small conversation in the measured shape [probe §5]: a prompt, a Bash tool call and its result, an answer. */
 export function defaultMessages() {

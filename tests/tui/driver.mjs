@@ -27,7 +27,8 @@ import { claudeBin, findTranscript, readJsonl, textOf, instructionsIn, REPO_ROOT
 
 export { textOf }
 
-export const RECALL_TOOL = 'mcp__compact-plus__recall'
+// The recall tool's name: a tool the shim's `tool.list` hook adds (src/recall_tool.rs TOOL_NAME).
+export const RECALL_TOOL = 'compact_plus_recall'
 // The texts compact-plus puts in front of a person or a model (src/compaction/handoff.rs, src/compaction/verbatim.rs).
 export const HANDOFF_HEAD = 'From the compact-plus mod:'
 export const VERBATIM_OPEN = '<user-messages-verbatim>'
