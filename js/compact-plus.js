@@ -18,7 +18,7 @@
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
 //    it has run; nothing waits on the job.)
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL, NEXT_FIRST } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
@@ -277,6 +277,8 @@ async function answer(call, run, seen, next, io) {
         return { err: text(err), rejected: true, aborted: next?.signal?.aborted === true }
       }
     case 'next':
+      // Started before the core was ready (`NEXT_FIRST`): its answer is this one.
+      if (run.started && call.instructions === undefined && call.append === undefined) return { ok: await run.started }
       if (run.called || !next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
     default:
@@ -317,6 +319,14 @@ function own({ summary, keep }, e) {
 async function drive(hook, e, next, io) {
   const run = newRun(e, next)
   let id = 0
+  // A hook whose first call is always `next` with the event as it came
+  // (the core's `NEXT_FIRST`, held to it by tests/hooks.rs): the engine's own
+  // work starts now and runs while the module compiles (the first
+  // prompt.context waited 120–240 ms for it before, tests/HOST.md).
+  if (next && NEXT_FIRST.includes(hook)) {
+    run.started = run.callNext(e)
+    run.started.catch(() => {}) // awaited by the core's first call, or at the end
+  }
   try {
     const module = await compiledWithin(io)
     if (!module) return run.passThrough()

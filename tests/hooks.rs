@@ -866,13 +866,16 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29: env, env, id; the person's texts for the verbatim block; then
-    // next starts, and ref:69-77 run while the summarizer works: now, id, (is
-    // the name taken?), all the texts, write; then next's result. (The reference
-    // writes before next; here the summary request is not kept waiting for it.)
+    // ref:26-29 (the home and the session id, asked here in one round trip:
+    // the reference asked them one after another); the person's texts for the
+    // verbatim block; then next starts, and ref:69-77 run while the summarizer
+    // works: now, id, (is the name taken?), all the texts, write; then next's
+    // result. (The reference writes before next; here the summary request is
+    // not kept waiting for it.)
     assert_eq!(
-        h.fake.ops("session.compact")[..11],
+        h.fake.ops("session.compact")[..12],
         [
+            "env",
             "env",
             "env",
             "sessionId",
@@ -894,7 +897,7 @@ fn compaction_writes_history_passes_instructions_and_logs() {
         .iter()
         .map(|c| c["name"].clone())
         .collect();
-    assert_eq!(envs[..2], [json!("OS"), json!("HOME")]);
+    assert_eq!(envs[..3], [json!("OS"), json!("HOME"), json!("USERPROFILE")]);
 
     let file = history_file("manual");
     let text = h.fake.text(&file).expect("history written");
@@ -944,10 +947,7 @@ fn no_home_and_no_userprofile() {
         h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(),
         "no pruning"
     );
-    assert!(
-        h.fake.calls("sessionId").is_empty(),
-        "the id is asked only with a home (ref:27-28)"
-    );
+    // The id is asked with the home, in the same round trip, and left unread.
     assert!(h.fake.files.is_empty());
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
@@ -974,10 +974,8 @@ fn an_empty_home_does_not_fall_back() {
     h.fake.env.insert("HOME".into(), String::new());
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(
-        h.fake.calls("env"),
-        vec![json!({"op": "env", "name": "OS"}), json!({"op": "env", "name": "HOME"})]
-    );
+    // USERPROFILE is asked with the others, in one round trip, and not used.
+    assert!(h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert!(h.fake.calls("write").is_empty());
 }
 
@@ -988,7 +986,6 @@ fn userprofile_is_no_home_outside_windows() {
     let mut h = Harness::new();
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert_eq!(h.fake.calls("write")[0]["path"], json!(history_file("manual")));
     // With no HOME at all, it is the home that is there.
     let mut h = Harness::new();
@@ -1008,8 +1005,7 @@ fn on_windows_userprofile_is_preferred_with_forward_slashes() {
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.compact(compact_event("manual")).unwrap();
 
-    // HOME is never asked once USERPROFILE answers (ref:26).
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "HOME"));
+    // HOME is not used once USERPROFILE answers (ref:26).
     let d = format!("C:/Users/ann/.claude/compact-history/{SID}");
     let file = format!("{d}/{NOW_STAMP}-manual.md");
     assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
@@ -1488,11 +1484,13 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let result = json!({"blocks": ["b"], "instructionFiles": files});
     let out = context(&mut h, json!({"instructionFiles": []}), result.clone());
 
+    // The blocks kept on disk are read too (the first look, no `exists` first).
     let reads: Vec<_> = h
         .fake
         .calls("read")
         .iter()
         .map(|c| c["path"].clone())
+        .filter(|p| !p.as_str().unwrap_or("").ends_with("/pending-blocks.json"))
         .collect();
     assert_eq!(
         reads,
@@ -1521,7 +1519,9 @@ fn context_unchanged_file_is_not_refreshed() {
         let engine = compact_plus::instructions::engine_content(raw);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
         let out = context(&mut h, json!({}), result.clone());
-        assert_eq!(h.fake.calls("read").len(), 1);
+        let reads = h.fake.calls("read");
+        assert_eq!(reads.iter().filter(|c| c["path"] == "/p/CLAUDE.md").count(), 1);
+        assert!(reads.iter().all(|c| c["path"] == "/p/CLAUDE.md" || c["path"].as_str().unwrap_or("").ends_with("/pending-blocks.json")));
         assert_eq!(out, result, "{raw:?}");
         assert!(h.fake.log_lines().is_empty(), "{raw:?}");
     }
@@ -1745,7 +1745,7 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
 
     assert_eq!(
         h.fake.ops("turn-end"),
-        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
+        ["usage", "now", "usage", "env", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
     );
     let usage = h.fake.calls("usage");
     assert_eq!(usage[0], json!({"op": "usage"}));
@@ -2293,7 +2293,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(
         first["calls"],
-        json!([{"op": "env", "name": "OS"}])
+        json!([{"op": "env", "name": "OS"}, {"op": "env", "name": "HOME"}, {"op": "env", "name": "USERPROFILE"}, {"op": "sessionId"}])
     );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
@@ -3458,4 +3458,46 @@ fn with_the_rescue_off_there_is_no_cool_down() {
     assert!(h.compact(compact_event("auto")).is_err());
     assert!(h.compact(compact_event("auto")).is_err());
     assert_eq!(h.nexts("session.compact").len(), 2);
+}
+
+/// `NEXT_FIRST`: the shim starts these hooks' `next` with the event as it came
+/// before the core is ready (the compile at start-up), and hands its answer to
+/// the core's first call; so that first call must be exactly that, in every
+/// state the session can be in: fresh, blocks pending, a turn-end armed and the
+/// context near the threshold, after a compaction, instruction files given.
+#[test]
+fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
+    let unchanged = serde_json::to_value(compact_plus::hooks::Call::next()).unwrap();
+    let first = |h: &mut Harness, hook: &str, e: &Value| -> Value {
+        let step: Value = serde_json::from_str(&h.core.start(hook, &e.to_string())).unwrap();
+        if let Some(id) = step["id"].as_u64() {
+            h.core.cancel(id as u32);
+        }
+        step["calls"].clone()
+    };
+    let events = [
+        ("prompt.context", json!({"blocks": [], "instructionFiles": [file("/p/CLAUDE.md", "project", "# P\n")]})),
+        ("prompt.context", json!({})),
+        ("turn.complete", json!({"reason": "answer", "answer": "Done.", "isAborted": false})),
+        ("turn.complete", json!({"reason": "aborted", "agentId": "a1"})),
+    ];
+    let mut states: Vec<(&str, Harness)> = vec![("fresh", Harness::new())];
+    let mut pending = Harness::new();
+    pending.compact(compact_event("manual")).unwrap();
+    assert!(pending.pending().is_some());
+    states.push(("blocks pending", pending));
+    let mut near = Harness::new();
+    near.fake.tokens = json!(NEAR);
+    near.turn().unwrap();
+    states.push(("after a turn-end compaction", near));
+    let mut row_only = Harness::new();
+    row_only.compact(compact_event("auto")).unwrap();
+    states.push(("after an auto compaction", row_only));
+    for (state, mut h) in states {
+        for (hook, e) in &events {
+            assert!(compact_plus::hooks::NEXT_FIRST.contains(hook));
+            assert_eq!(first(&mut h, hook, e), json!([unchanged]), "{hook} ({state}) {e}");
+        }
+    }
+    assert_eq!(compact_plus::hooks::NEXT_FIRST.len(), 2, "each hook listed is held to it here");
 }

@@ -6,7 +6,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { RECALL_TOOL } from '../../pkg/compact_plus.js'
-import { FakeHost, ENGINE_TOOLS, hop } from './fake-host.mjs'
+import { FakeHost, ENGINE_TOOLS, hop, gate, coreModule, VERBATIM_OPEN } from './fake-host.mjs'
+import { NEXT_FIRST } from '../../pkg/compact_plus.js'
 
 // The shim compiles once per module load, so each test loads a copy of its own (as
 // compile-wait.test.mjs does: a query string makes a new module record).
@@ -68,4 +69,53 @@ test('a tool.list whose next rejects passes the rejection up untouched (the engi
   const out = await host.fire('tool.list', {}, () => Promise.reject(refused))
   assert.equal(out.nexts, 1)
   assert.ok(out.failed === refused || out.hookError === refused, JSON.stringify(out))
+})
+
+test('prompt.context and turn.complete start the engine\'s next before the module is there, and the core goes on from its answer', async () => {
+  assert.deepEqual([...NEXT_FIRST].sort(), ['prompt.context', 'turn.complete'])
+  const compiled = gate()
+  const host = await withShim({ compile: () => compiled.wait() })
+  const context = host.promptContext()
+  await host.settle()
+  // The engine computes its blocks while the module compiles: before, next waited for it.
+  assert.equal(host.nexts.filter((n) => n.event === 'prompt.context').length, 1, 'next did not start before the compile settled')
+  compiled.open(await coreModule())
+  const out = await context
+  assert.equal(out.nexts, 1, 'next once')
+  assert.equal(out.hookError, undefined)
+  assert.deepEqual(out.value.blocks, out.below.blocks)
+  // turn.complete alike: its answer is the engine's as soon as the engine has it.
+  const late = gate()
+  const other = await withShim({ compile: () => late.wait() })
+  const turn = other.fire('turn.complete', { reason: 'answer', answer: 'Done.', isAborted: false, durationMs: 5, turnId: 't1' }, () => ({ text: 'Done.' }))
+  await other.settle()
+  assert.equal(other.nexts.filter((n) => n.event === 'turn.complete').length, 1)
+  late.open(await coreModule())
+  const t = await turn
+  assert.equal(t.nexts, 1)
+  assert.deepEqual(t.value, { text: 'Done.' })
+})
+
+test('a compaction\'s blocks still reach the next prompt.context whose next started early, once', async () => {
+  const host = await withShim({ mode: 'tui' })
+  await host.tools()
+  await host.prompt('turn one: remember KIWI-3003')
+  await host.compact({ trigger: 'manual' })
+  const out = await host.promptContext()
+  assert.equal(out.nexts, 1)
+  const text = JSON.stringify(out.value.blocks)
+  assert.equal(text.split(VERBATIM_OPEN).length - 1, 1, text.slice(0, 300))
+})
+
+test('an early next that rejects passes its very error up, once, whether or not the module came', async () => {
+  for (const compile of ['never', 'file']) {
+    const host = await withShim(compile === 'never' ? { compile: 'never' } : {})
+    const refused = new Error('the engine could not compute its blocks')
+    const pending = host.fire('prompt.context', { blocks: [] }, () => Promise.reject(refused))
+    await host.settle()
+    if (compile === 'never') await host.advance(5000)
+    const out = await pending
+    assert.equal(out.nexts, 1, compile)
+    assert.ok(out.failed === refused || out.hookError === refused, `${compile}: ${out.failed ?? out.hookError}`)
+  }
 })
