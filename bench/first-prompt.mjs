@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The first prompt of a session in the REAL interactive CLI (tmux, fake Messages API on
 // 127.0.0.1), typed as soon as the prompt box shows (issue [13] item 5): the time from its Enter to
-// the answer on screen, with compact-plus, with the engine alone and with the reference mod, in one
-// run, the starts of the three interleaved so a busy machine weighs on each alike. The plugin is
+// the answer on screen, with compact-plus, with the engine alone, with a mod that only passes
+// compact-plus's events on (the engine's cost of hosting a mod) and with the reference mod, in one
+// run, the starts interleaved so a busy machine weighs on each alike. The plugin is
 // installed as people install it (a folder marketplace); `--plugin-dir` loads it as the other
 // suites do. Each start is tests/tui/fresh-start.mjs.
 //
@@ -10,6 +11,9 @@
 //   node bench/first-prompt.mjs --quick         (one of each: CI's proof that it runs, never judged)
 //   node bench/first-prompt.mjs --plugin-dir    (load with --plugin-dir instead)
 //   node bench/first-prompt.mjs --no-reference  (without the reference)
+//   node bench/first-prompt.mjs --before <folder>  (also that tree, say a `git archive` of an
+//                                               earlier commit, as the variant "before", interleaved)
+//   TUI_PLUGIN_SRC=<folder> node bench/first-prompt.mjs   (another tree as compact-plus)
 //
 // Goal (issue [13]): at most 100 ms added to the first prompt by compact-plus (median with minus
 // median without). Prints each start, then the medians.
@@ -19,8 +23,11 @@ import { freshStart } from '../tests/tui/fresh-start.mjs'
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const install = args.includes('--plugin-dir') ? 'plugin-dir' : 'marketplace'
-const starts = quick ? 1 : Number(args.find((a) => /^\d+$/.test(a)) ?? 10)
-const variants = ['none', 'compact-plus', ...(args.includes('--no-reference') ? [] : ['reference'])]
+const starts = quick ? 1 : Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--before') ?? 10)
+const before = args.includes('--before') ? args[args.indexOf('--before') + 1] : null
+// pass-through: a mod on compact-plus's events that passes each on (bench/pass-through-mod), so the
+// engine's cost of hosting a mod at all shows apart from compact-plus's own work.
+const variants = ['none', 'pass-through', 'compact-plus', ...(before ? ['before'] : []), ...(args.includes('--no-reference') ? [] : ['reference'])]
 
 const rows = Object.fromEntries(variants.map((v) => [v, []]))
 for (let i = 0; i < starts; i++) {
@@ -29,7 +36,7 @@ for (let i = 0; i < starts; i++) {
   for (const variant of order) {
     let s
     try {
-      s = await freshStart({ variant, install, typing: 'at-once', index: i, label: 'bench-first' })
+      s = await freshStart({ variant, install, typing: 'at-once', index: i, label: 'bench-first', tree: variant === 'before' ? before : null })
     } catch (err) {
       console.log(`${variant.padEnd(12)} start ${i + 1}: ${err.message}`)
       continue
@@ -57,11 +64,15 @@ for (const v of variants) {
   const answer = median(rs.map((r) => r.enterToAnswerMs))
   const added = v === 'none' || answer === null || base === null ? '' : `, ${answer - base >= 0 ? '+' : ''}${Math.round(answer - base)} ms (${(answer / base).toFixed(2)}×) against the engine alone`
   const lost = rs.filter((r) => r.lost).length
-  const tool = v === 'compact-plus' ? `; the recall tool in the first request ${rs.filter((r) => r.toolInFirst).length} of ${rs.length}` : ''
+  const tool = v === 'compact-plus' || v === 'before' ? `; the recall tool in the first request ${rs.filter((r) => r.toolInFirst || r.mcpToolInFirst).length} of ${rs.length}` : ''
   console.log(`  ${v.padEnd(12)} Enter to answer ${ms(answer)}${added}; Enter to request ${ms(median(rs.map((r) => r.enterToRequestMs)))}; prompt box after ${ms(median(rs.map((r) => r.shownMs)))}; Enters lost ${lost} of ${rs.length}${tool}`)
 }
 const ours = rows['compact-plus']
 const hook = (h) => median(ours.map((r) => r.hooks[h]))
 console.log(`  compact-plus's own hooks (debug log, median): tool.list ${ms(hook('tool.list'))}, the first prompt.context ${ms(hook('prompt.context'))}`)
 const ourAnswer = median(ours.map((r) => r.enterToAnswerMs))
-if (base !== null && ourAnswer !== null) console.log(`  goal (issue [13]): at most 100 ms added; measured ${Math.round(ourAnswer - base)} ms${quick ? ' (one start: a smoke run, not a figure)' : ''}`)
+const hosted = median(rows['pass-through'].map((r) => r.enterToAnswerMs))
+if (base !== null && ourAnswer !== null) {
+  console.log(`  goal (issue [13]): at most 100 ms added; measured ${Math.round(ourAnswer - base)} ms${quick ? ' (one start: a smoke run, not a figure)' : ''}`)
+  if (hosted !== null) console.log(`    of it, the engine hosting a mod on these events at all (pass-through minus none) ${Math.round(hosted - base)} ms; compact-plus's own work (compact-plus minus pass-through) ${Math.round(ourAnswer - hosted)} ms`)
+}

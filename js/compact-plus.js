@@ -24,9 +24,9 @@ import { initSync as initRecall, recall, recallProject, walkStart, walkResume, _
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
 // while a `$` call is in flight.
 const CALL_TIMEOUT_MS = 30000
-// The compile starts at the first hook, the `tool.list` raise at load, and
-// settles before the first prompt's `prompt.context` (tests/HOST.md); a hook
-// still waiting past this passes through, within the host's 10 s budget.
+// The compile starts at the first hook (`tool.list` or `prompt.context`, both
+// raised at load) and settles 45–340 ms later (tests/HOST.md); a hook still
+// waiting past this passes through, within the host's 10 s budget.
 const COMPILE_WAIT_MS = 5000
 // The core's memory only grows; past this, once no hook is in flight, the
 // instance is rebuilt (its state carried) to hand the memory back.
@@ -322,7 +322,7 @@ async function drive(hook, e, next, io) {
   // A hook whose first call is always `next` with the event as it came
   // (the core's `NEXT_FIRST`, held to it by tests/hooks.rs): the engine's own
   // work starts now and runs while the module compiles (the first
-  // prompt.context waited 120–240 ms for it before, tests/HOST.md).
+  // prompt.context waited 45–340 ms for it before, tests/HOST.md).
   if (next && NEXT_FIRST.includes(hook)) {
     run.started = run.callNext(e)
     run.started.catch(() => {}) // awaited by the core's first call, or at the end
@@ -515,8 +515,8 @@ function hostOf($, signal) {
 }
 
 // The core's module, compiled once per load, from the first hook on: the
-// first is the `tool.list` raise at load, long before the first prompt, so
-// the hooks that need the core do not wait for it (tests/HOST.md).
+// `tool.list` or `prompt.context` raise at load, before the first prompt
+// (tests/HOST.md).
 function startCompile($) {
   compiled ??= $.wasm
     .compile('../pkg/compact_plus_bg.wasm')
@@ -533,7 +533,7 @@ function startCompile($) {
 // raises this at load, before the first request, and again when the tools or
 // settings change; it waits for it before a turn (d.ts `ToolInfo`).
 // `$.tool.register` at session.start made the first turn wait for its MCP
-// server: 240–700 ms at start-up (tests/HOST.md).
+// server: 237–1,660 ms at start-up (tests/HOST.md).
 function listTools($, e, next) {
   return Promise.resolve(next(e)).then((listed) => {
     // Started once the engine's list is back, so the answer never waits on it.

@@ -6,8 +6,9 @@
 //   const s = await freshStart({ variant: 'compact-plus', install: 'marketplace', index: 3 })
 //   s.enterToAnswerMs, s.enterToRequestMs, s.lost, s.exact, s.toolInFirst, s.hooks, s.tui
 //
-// variant: 'none' (the engine alone), 'compact-plus' (this repo), 'reference' (built from the seed
-// at run time, tests/e2e/reference-mod.mjs). install: 'marketplace' (a folder marketplace in the
+// variant: 'none' (the engine alone), 'pass-through' (bench/pass-through-mod: compact-plus's events
+// hooked, each passed on untouched: the engine's cost of hosting such a mod), 'compact-plus' (this
+// repo), 'reference' (built from the seed at run time, tests/e2e/reference-mod.mjs). install: 'marketplace' (a folder marketplace in the
 // throwaway HOME, `claude plugin marketplace add` + `claude plugin install`, as people install it)
 // or 'plugin-dir' (`--plugin-dir` a copy: the interactive CLI then also writes type roots into the
 // folder before it loads the hooks, measured: the plugins load 0.5–1 s later than installed ones,
@@ -29,8 +30,10 @@ const POLL_MS = 10
 
 let reference = null
 function sourceOf(variant) {
-  if (variant === 'compact-plus') return REPO_ROOT
+  // TUI_PLUGIN_SRC: another tree as compact-plus (a `git archive` of another commit, to compare).
+  if (variant === 'compact-plus') return process.env.TUI_PLUGIN_SRC ?? REPO_ROOT
   if (variant === 'reference') return (reference ??= buildReferenceMod())
+  if (variant === 'pass-through') return path.join(REPO_ROOT, 'bench', 'pass-through-mod')
   return null
 }
 
@@ -54,11 +57,11 @@ function promptOf(req) {
   return blocks.filter((b) => b?.type === 'text' && !String(b.text).startsWith('<system-reminder>')).map((b) => b.text).join('\n').trim()
 }
 
-/** The first hook times of a hooks module named compact-plus (ours or the reference) in the debug log. */
+/** The first hook times of the mod's hooks module (ours, the reference, the pass-through) in the debug log. */
 function hookTimes(tui) {
   const times = {}
-  for (const l of tui.debugLines(/hooks module compact-plus@\S+ \S+ settled in/)) {
-    const m = /hooks module compact-plus@\S+ (\S+) settled in ([\d.]+)ms/.exec(l)
+  for (const l of tui.debugLines(/hooks module (compact-plus|pass-through)\S*@\S+ \S+ settled in/)) {
+    const m = /hooks module \S+@\S+ (\S+) settled in ([\d.]+)ms/.exec(l)
     if (m && times[m[1]] === undefined) times[m[1]] = Number(m[2])
   }
   return times
@@ -69,10 +72,11 @@ function hookTimes(tui) {
  * Enter, then waits for the answer on screen. `tui` is returned open: the caller closes it
  * (`tui.close()`), or passes `t` to have the test do it (`openTui`'s folder handling).
  */
-export async function freshStart({ variant = 'compact-plus', install = 'marketplace', typing = 'at-once', index = 0, label = 'first-prompt' } = {}) {
-  const src = sourceOf(variant)
+export async function freshStart({ variant = 'compact-plus', install = 'marketplace', typing = 'at-once', index = 0, label = 'first-prompt', tree = null } = {}) {
+  // `tree`: the plugin folder to install under this variant's name (an earlier commit's, to compare).
+  const src = tree ?? sourceOf(variant)
   const answer = `ANSWER-${index}-${Math.random().toString(36).slice(2, 8)}`
-  const tui = new Tui({ label: `${label}-${variant}`, mod: src && install === 'plugin-dir' ? 'repo' : 'none', src, fake: { reply: answer } })
+  const tui = new Tui({ label: `${label}-${variant.replace(/\W+/g, '-')}`, mod: src && install === 'plugin-dir' ? 'repo' : 'none', src, fake: { reply: answer } })
   await tui.prepare()
   if (src && install === 'marketplace') installFromMarketplace(tui, src)
   const prompt = `first prompt ${index}: say hello`
@@ -123,6 +127,8 @@ export async function freshStart({ variant = 'compact-plus', install = 'marketpl
   out.exact = out.requestPrompt === prompt
   out.cleared = !out.lost && (inputLine(screen) ?? '').trim() === ''
   out.toolInFirst = (first?.body?.tools ?? []).some((t) => t?.name === RECALL_TOOL)
+  // The recall tool as `$.tool.register` named it before it joined through `tool.list` (an earlier tree).
+  out.mcpToolInFirst = (first?.body?.tools ?? []).some((t) => t?.name === 'mcp__compact-plus__recall')
   out.hooks = hookTimes(tui)
   return out
 }
