@@ -573,5 +573,8 @@ export function register(on, opts) {
   recallOn = opts?.recallTool !== false
   on('tool.list', listTools).catch(($, e, next) => next(e))
   if (!recallOn) return
-  on('tool.call', { tool: RECALL_TOOL.name }, hook).catch(() => ({ result: 'recall: the search failed' }))
+  // The name as a literal, so the engine's scan of this file reads the matcher
+  // (`tool.call{tool=compact_plus_recall}`); tests/shim/start-up.test.mjs holds
+  // it to the name the core lists.
+  on('tool.call', { tool: 'compact_plus_recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
 }

@@ -40,6 +40,7 @@ test('tool.list: the engine\'s tools as they were, and the recall tool once, a t
 
 test('the tool the list names is the one the tool.call hook serves', async () => {
   const host = await withShim()
+  assert.deepEqual(host.hooks.find((h) => h.event === 'tool.call')?.matcher, { tool: RECALL_TOOL.name })
   await host.tools()
   const out = await host.fire('tool.call', { tool: RECALL_TOOL.name, query: 'zebra' }, () => assert.fail('next'))
   assert.match(String(out.value?.result), /^recall: nothing has been saved/)
