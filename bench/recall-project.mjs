@@ -152,6 +152,10 @@ function diskFs(host, root, hop, sample) {
 async function child(args) {
   const shimRoot = args.shim ?? resolve(HERE, '..')
   const { register } = await import(pathToFileURL(join(shimRoot, 'js/compact-plus.js')))
+  // The tool's name as that tree's shim hooks it: a tool of its own (`compact_plus_recall`) since
+  // issue [13]'s start-up work, an MCP server's before (`recall`, listed as mcp__compact-plus__recall).
+  const { RECALL_TOOL } = await import(pathToFileURL(join(shimRoot, 'pkg/compact_plus.js')))
+  const toolName = RECALL_TOOL.name === 'recall' ? 'mcp__compact-plus__recall' : RECALL_TOOL.name
   const { FakeHost, hop } = await import(new URL('../tests/shim/fake-host.mjs', import.meta.url))
   const compile = (path) => WebAssembly.compile(readFileSync(resolve(shimRoot, 'js', path)))
   const host = new FakeHost({ compile })
@@ -168,7 +172,7 @@ async function child(args) {
   const call = async (input) => {
     const before = host.calls.length
     const t0 = performance.now()
-    const out = await host.fire('tool.call', { tool: 'mcp__compact-plus__recall', ...input }, () => {
+    const out = await host.fire('tool.call', { tool: toolName, ...input }, () => {
       throw new Error('next')
     })
     const ms = performance.now() - t0

@@ -1,6 +1,6 @@
 //! The recall tool as the model sees it: its name, description and input
-//! schema, registered at `session.start` (by the shim, from `spec` as the build
-//! wrote it). The search itself is a wasm module of
+//! schema, added to the session's tool list by the shim's `tool.list` hook (from
+//! `spec` as the build wrote it). The search itself is a wasm module of
 //! its own (`recall/`), compiled only when the tool is first called: it needs
 //! the regex engine, which would double the size of the compaction path's wasm.
 //! The tool's input is read here, so a bad one is answered without loading it.
@@ -8,27 +8,40 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// The tool's short name; the engine lists it as `mcp__<plugin>__recall`.
-pub const TOOL_NAME: &str = "recall";
-/// The name the engine gives it, in transcripts and history files alike.
-pub const ENGINE_NAME: &str = "mcp__compact-plus__recall";
+/// The tool's name, as the model calls it. A tool a `tool.list` hook adds is no
+/// MCP server's, so its name has no `mcp__<plugin>__` (the engine refuses an
+/// added one that has); the plugin's name in it keeps it apart from others'.
+pub const TOOL_NAME: &str = "compact_plus_recall";
+
+/// The name compact-plus's recall tool had while it was an MCP server's (before the
+/// `tool.list` hook): earlier sessions' transcripts and history files hold its calls so.
+pub const MCP_NAME: &str = "mcp__compact-plus__recall";
+
+/// Whether a tool call is the recall tool's, under its name now or the one earlier
+/// sessions recorded (its answers rank below the person's and the assistant's own words).
+pub fn is_recall(tool: &str) -> bool {
+    tool.starts_with(TOOL_NAME) || tool.starts_with(MCP_NAME)
+}
 
 /// What the model reads about the tool (the engine reads up to 4096 UTF-16
 /// units of it).
 pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. With scope \"project\" it searches this project's earlier sessions instead (Claude Code transcripts of this folder, Codex sessions started here, OpenCode prompts that name a file here, summaries compact-plus saved), newest first: call it with no query to list them (tool, date, first and last request, compactions), then search, and read one message in full with session and message. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
 
-/// The input schema as JSON text, handed to `$.tool.register` as it is.
-pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"},"scope":{"type":"string","enum":["session","project"],"description":"session (default): what this session's compactions moved out; project: this project's earlier sessions"},"session":{"type":"string","description":"scope project: only the earlier session whose id starts with this"},"message":{"type":"integer","minimum":1,"description":"scope project, with session: show this message in full instead of searching (the number a search shows)"},"offset":{"type":"integer","minimum":0,"description":"with message: the character to start at, to read on"}}}"#;
+/// The input schema as JSON text, handed to the engine as it is.
+pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"},"scope":{"type":"string","enum":["session","project"],"description":"session (default): what this session's compactions moved out; project: this project's earlier sessions"},"session":{"type":"string","description":"scope project: only the earlier session whose id starts with this"},"message":{"type":"integer","minimum":1,"description":"scope project, with session: show this message in full instead of searching"},"offset":{"type":"integer","minimum":0,"description":"with message: the character to start at, to read on"}}}"#;
 
-/// What `$.tool.register` gets. The build writes it into pkg/ (`RECALL_TOOL`),
-/// so session.start registers the tool without waiting for the wasm to compile.
+/// The entry the shim's `tool.list` hook adds to the session's tools (d.ts
+/// `ToolInfo`: `mcp: false`, a tool of a hook's own). The build writes it into
+/// pkg/ (`RECALL_TOOL`), so the hook answers without waiting for the wasm to
+/// compile. An added tool is in the prompt's tool list from the first request
+/// on, the summarizer's too, and no MCP server has to connect first
+/// (`$.tool.register`'s did, and the first turn waited for it: tests/HOST.md).
 pub fn spec() -> Value {
     serde_json::json!({
         "name": TOOL_NAME,
         "description": DESCRIPTION,
+        "mcp": false,
         "inputSchema": serde_json::from_str::<Value>(INPUT_SCHEMA).unwrap_or_default(),
-        // In the tool list from the first prompt, not behind ToolSearch.
-        "isDeferred": false,
     })
 }
 

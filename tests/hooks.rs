@@ -888,15 +888,17 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29: env, env, id; the person's texts for the verbatim block, and
-    // the words an earlier process of the session carried (`.verbatim.json`: the
-    // first compaction of a process alone); then next starts, and ref:69-77 run
-    // while the summarizer works: now, id, (is the name taken?), all the texts,
-    // write; then next's result. (The reference writes before next; here the
-    // summary request is not kept waiting for it.)
+    // ref:26-29 (the home and the session id, asked here in one round trip:
+    // the reference asked them one after another); the person's texts for the
+    // verbatim block, and the words an earlier process of the session carried
+    // (`.verbatim.json`: the first compaction of a process alone); then next
+    // starts, and ref:69-77 run while the summarizer works: now, id, (is the
+    // name taken?), all the texts, write; then next's result. (The reference
+    // writes before next; here the summary request is not kept waiting for it.)
     assert_eq!(
-        h.fake.ops("session.compact")[..12],
+        h.fake.ops("session.compact")[..13],
         [
+            "env",
             "env",
             "env",
             "sessionId",
@@ -919,14 +921,14 @@ fn compaction_writes_history_passes_instructions_and_logs() {
         .iter()
         .map(|c| c["name"].clone())
         .collect();
-    assert_eq!(envs[..2], [json!("OS"), json!("HOME")]);
+    assert_eq!(envs[..3], [json!("OS"), json!("HOME"), json!("USERPROFILE")]);
 
     let file = history_file("manual");
     let text = h.fake.text(&file).expect("history written");
     assert!(text.starts_with(&format!(
         "# Conversation before compaction\n\nSession {SID}, compacted {NOW_ISO} (manual), 4 messages. Written by the compact-plus mod.\n"
     )));
-    assert!(text.contains("## [0] user\n\nPlease fix the parser in src/parse.rs\n"));
+    assert!(text.contains("## [1] user\n\nPlease fix the parser in src/parse.rs\n"));
     assert!(text.contains("### tool Bash\ninput: {\"command\":\"cargo test\"}\nresult:\nok\n"));
 
     let nexts = h.nexts("session.compact");
@@ -969,10 +971,7 @@ fn no_home_and_no_userprofile() {
         h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(),
         "no pruning"
     );
-    assert!(
-        h.fake.calls("sessionId").is_empty(),
-        "the id is asked only with a home (ref:27-28)"
-    );
+    // The id is asked with the home, in the same round trip, and left unread.
     assert!(h.fake.files.is_empty());
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
@@ -999,10 +998,8 @@ fn an_empty_home_does_not_fall_back() {
     h.fake.env.insert("HOME".into(), String::new());
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(
-        h.fake.calls("env"),
-        vec![json!({"op": "env", "name": "OS"}), json!({"op": "env", "name": "HOME"})]
-    );
+    // USERPROFILE is asked with the others, in one round trip, and not used.
+    assert!(h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert!(h.fake.calls("write").is_empty());
 }
 
@@ -1013,7 +1010,6 @@ fn userprofile_is_no_home_outside_windows() {
     let mut h = Harness::new();
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert_eq!(h.fake.calls("write")[0]["path"], json!(history_file("manual")));
     // With no HOME at all, it is the home that is there.
     let mut h = Harness::new();
@@ -1033,8 +1029,7 @@ fn on_windows_userprofile_is_preferred_with_forward_slashes() {
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.compact(compact_event("manual")).unwrap();
 
-    // HOME is never asked once USERPROFILE answers (ref:26).
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "HOME"));
+    // HOME is not used once USERPROFILE answers (ref:26).
     let d = format!("C:/Users/ann/.claude/compact-history/{SID}");
     let file = format!("{d}/{NOW_STAMP}-manual.md");
     assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
@@ -1513,11 +1508,13 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let result = json!({"blocks": ["b"], "instructionFiles": files});
     let out = context(&mut h, json!({"instructionFiles": []}), result.clone());
 
+    // The blocks kept on disk are read too (the first look, no `exists` first).
     let reads: Vec<_> = h
         .fake
         .calls("read")
         .iter()
         .map(|c| c["path"].clone())
+        .filter(|p| !p.as_str().unwrap_or("").ends_with("/pending-blocks.json"))
         .collect();
     assert_eq!(
         reads,
@@ -1546,7 +1543,9 @@ fn context_unchanged_file_is_not_refreshed() {
         let engine = compact_plus::instructions::engine_content(raw);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
         let out = context(&mut h, json!({}), result.clone());
-        assert_eq!(h.fake.calls("read").len(), 1);
+        let reads = h.fake.calls("read");
+        assert_eq!(reads.iter().filter(|c| c["path"] == "/p/CLAUDE.md").count(), 1);
+        assert!(reads.iter().all(|c| c["path"] == "/p/CLAUDE.md" || c["path"].as_str().unwrap_or("").ends_with("/pending-blocks.json")));
         assert_eq!(out, result, "{raw:?}");
         assert!(h.fake.log_lines().is_empty(), "{raw:?}");
     }
@@ -1760,7 +1759,7 @@ fn turn_end_percent_from_options_is_a_number() {
 }
 
 /// The marker of the turn-end compaction's queued `/compact`.
-const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at ";
 
 #[test]
 fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
@@ -1770,7 +1769,7 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
 
     assert_eq!(
         h.fake.ops("turn-end"),
-        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
+        ["usage", "now", "usage", "env", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
     );
     let usage = h.fake.calls("usage");
     assert_eq!(usage[0], json!({"op": "usage"}));
@@ -1781,7 +1780,9 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     let command = &h.fake.calls("command")[0];
     assert_eq!(command["command"], json!("compact"));
     let args = command["args"].as_str().unwrap();
-    assert!(args.starts_with(MARKER_HEAD) && args.ends_with(')'), "{args}");
+    // Issue [13] item 13: words and the time it was queued (the fake clock's, 1.5 s after the
+    // turn), not an internal token like `(#sp0bi-3)`.
+    assert_eq!(args, format!("{MARKER_HEAD}22:13:21 UTC)"));
 
     // The queued /compact ran through our own hook, as the host runs it: the
     // summarizer got the handoff, not the marker; the history is named turn-end.
@@ -2138,27 +2139,29 @@ fn keep_days_under_one_is_a_day() {
     }
 }
 
+/// Issue [13] item 14: Windows pruning ran `cmd /c rd /s /q <path>`, and `cmd`
+/// parses its command line again: a home path with `&` ran what follows as a
+/// command, `%NAME%` expanded, `^` vanished. Now no argument carries the path:
+/// PowerShell runs a constant text that reads it from the environment.
 #[test]
-fn prune_on_windows_uses_rd_with_backslashes() {
+fn prune_on_windows_runs_no_shell_over_the_path() {
     let mut h = Harness::new();
-    h.fake
-        .env
-        .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    let home = "C:\\Users\\A&B %USERNAME% ^x";
+    h.fake.env.insert("USERPROFILE".into(), home.into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.fake.windows = true;
-    old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
+    old_log(&mut h, "C:/Users/A&B %USERNAME% ^x/.claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
+    let calls = h.fake.calls("run");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let argv: Vec<&str> = calls[0]["argv"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(argv.first(), Some(&"powershell.exe"), "{argv:?}");
+    assert!(argv.iter().all(|a| !a.contains("Users") && !a.contains(OLD)), "the path is in no argument: {argv:?}");
     assert_eq!(
-        runs(&h),
-        vec![json!([
-            "cmd",
-            "/c",
-            "rd",
-            "/s",
-            "/q",
-            format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")
-        ])]
+        calls[0]["env"],
+        json!({"COMPACT_PLUS_PRUNE_PATH": format!("C:\\Users\\A&B %USERNAME% ^x\\.claude\\compact-history\\{OLD}")})
     );
+    assert!(argv.last().unwrap().contains("$env:COMPACT_PLUS_PRUNE_PATH"));
 }
 
 #[test]
@@ -2314,7 +2317,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(
         first["calls"],
-        json!([{"op": "env", "name": "OS", "waitMs": 30000}])
+        json!([{"op": "env", "name": "OS", "waitMs": 30000}, {"op": "env", "name": "HOME", "waitMs": 30000}, {"op": "env", "name": "USERPROFILE", "waitMs": 30000}, {"op": "sessionId", "waitMs": 30000}])
     );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
@@ -2477,7 +2480,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // A /compact that is not our marker, while ours is queued (the person typed
     // /compact meanwhile, after another compaction): it runs.
     let mut h = Harness::new();
-    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "5-0".into(), seen: 0 });
+    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "05:00:00".into(), seen: 0 });
     h.compact(compact_event("auto")).unwrap();
     h.fake.clear();
     let out = h.compact(compact_event("manual")).unwrap();
@@ -2487,7 +2490,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // treated as a turn-end compaction, never skipped.
     h.fake.clear();
     let mut e = compact_event("manual");
-    e["instructions"] = json!(format!("{MARKER_HEAD}77-3)"));
+    e["instructions"] = json!(format!("{MARKER_HEAD}07:07:07 UTC)"));
     let out = h.compact(e).unwrap();
     assert!(out.get("skip").is_none());
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, Some(FIRST), true)));
@@ -2840,7 +2843,7 @@ fn session_end_starts_the_next_conversation_clean() {
         threshold: Some((67_000.0, NOW)),
         pruned: true,
         compactions: 4,
-        queued: Some(compact_plus::hooks::Queued { token: "t-4".into(), seen: 4 }),
+        queued: Some(compact_plus::hooks::Queued { token: "01:02:03".into(), seen: 4 }),
         precomputed: true,
         disk_read: true,
         loaded: vec![("/p/CLAUDE.md".into(), "abc-3".into())],
@@ -2866,7 +2869,7 @@ fn session_end_starts_the_next_conversation_clean() {
     state.verbatim = None;
     state.compactions = 5;
     assert_eq!(*h.core.session().carried(), state);
-    let marker = format!("{MARKER_HEAD}t-4)");
+    let marker = format!("{MARKER_HEAD}01:02:03 UTC)");
     let out = h.compact(json!({"trigger": "manual", "instructions": marker, "messages": messages()})).unwrap();
     assert!(out.get("skip").is_some(), "{out}");
 }
@@ -3149,14 +3152,17 @@ fn answer_of(step: &Value) -> &str {
 }
 
 #[test]
-fn session_start_is_the_shims_alone() {
-    // The shim registers the recall tool from the spec the build wrote out
-    // (`RECALL_TOOL`), without the wasm; the core has no session.start hook.
+fn the_tool_list_entry_is_the_shims_alone() {
+    // The shim adds the recall tool to the session's tool list (`tool.list`) from
+    // the entry the build wrote out (`RECALL_TOOL`), without the wasm; the core
+    // has no session.start or tool.list hook.
     let mut h = Harness::new();
     assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("tool.list", "{}"), r#"{"stuck":true}"#);
     let spec = compact_plus::recall_tool::spec();
-    assert_eq!(spec["name"], json!("recall"));
-    assert_eq!(spec["isDeferred"], json!(false));
+    // An added tool is no MCP server's: no `mcp__` name, `mcp: false` (d.ts ToolInfo).
+    assert_eq!(spec["name"], json!("compact_plus_recall"));
+    assert_eq!(spec["mcp"], json!(false));
     assert!(spec["inputSchema"].get("required").is_none(), "no query lists the earlier sessions");
     assert!(spec["description"].as_str().unwrap().starts_with("Search this session's history"));
     assert!(spec["description"].as_str().unwrap().contains("earlier sessions"));
@@ -3175,7 +3181,7 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
         NOW,
     );
     h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
-    let event = r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#;
+    let event = r#"{"query":"x","tool":"compact_plus_recall"}"#;
     let step = recall_handoff(&mut h, event);
     let d = dir();
     let parts = [
@@ -3259,7 +3265,7 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
     }
     let history = history.expect("a history was written");
     assert!(history.contains("cut here \u{fffd} and go on"), "{history}");
-    assert!(history.contains("## [1] assistant"));
+    assert!(history.contains("## [2] assistant"));
     verbatim_block(
         &h.pending().unwrap()[0],
         &["cut here \u{fffd} and go on"],
@@ -3996,4 +4002,46 @@ fn with_the_rescue_off_there_is_no_cool_down() {
     assert!(h.compact(compact_event("auto")).is_err());
     assert!(h.compact(compact_event("auto")).is_err());
     assert_eq!(h.nexts("session.compact").len(), 2);
+}
+
+/// `NEXT_FIRST`: the shim starts these hooks' `next` with the event as it came
+/// before the core is ready (the compile at start-up), and hands its answer to
+/// the core's first call; so that first call must be exactly that, in every
+/// state the session can be in: fresh, blocks pending, a turn-end armed and the
+/// context near the threshold, after a compaction, instruction files given.
+#[test]
+fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
+    let unchanged = serde_json::to_value(compact_plus::hooks::Call::next()).unwrap();
+    let first = |h: &mut Harness, hook: &str, e: &Value| -> Value {
+        let step: Value = serde_json::from_str(&h.core.start(hook, &e.to_string())).unwrap();
+        if let Some(id) = step["id"].as_u64() {
+            h.core.cancel(id as u32);
+        }
+        step["calls"].clone()
+    };
+    let events = [
+        ("prompt.context", json!({"blocks": [], "instructionFiles": [file("/p/CLAUDE.md", "project", "# P\n")]})),
+        ("prompt.context", json!({})),
+        ("turn.complete", json!({"reason": "answer", "answer": "Done.", "isAborted": false})),
+        ("turn.complete", json!({"reason": "aborted", "agentId": "a1"})),
+    ];
+    let mut states: Vec<(&str, Harness)> = vec![("fresh", Harness::new())];
+    let mut pending = Harness::new();
+    pending.compact(compact_event("manual")).unwrap();
+    assert!(pending.pending().is_some());
+    states.push(("blocks pending", pending));
+    let mut near = Harness::new();
+    near.fake.tokens = json!(NEAR);
+    near.turn().unwrap();
+    states.push(("after a turn-end compaction", near));
+    let mut row_only = Harness::new();
+    row_only.compact(compact_event("auto")).unwrap();
+    states.push(("after an auto compaction", row_only));
+    for (state, mut h) in states {
+        for (hook, e) in &events {
+            assert!(compact_plus::hooks::NEXT_FIRST.contains(hook));
+            assert_eq!(first(&mut h, hook, e), json!([unchanged]), "{hook} ({state}) {e}");
+        }
+    }
+    assert_eq!(compact_plus::hooks::NEXT_FIRST.len(), 2, "each hook listed is held to it here");
 }

@@ -21,11 +21,12 @@
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
 //    it has run; nothing waits on the job.)
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL, NEXT_FIRST } from '../pkg/compact_plus.js'
 import { initSync as initRecall, start as recallStart, resume as recallResume, cancel as recallCancel, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
-// The compile settles in about 0.2 s after start-up (measured in the real CLI);
-// a hook still waiting past this passes through, within the host's 10 s budget.
+// The compile starts at the first hook (`tool.list` or `prompt.context`, both
+// raised at load) and settles 45–340 ms later (tests/HOST.md); a hook still
+// waiting past this passes through, within the host's 10 s budget.
 const COMPILE_WAIT_MS = 5000
 // The core's memory only grows; past this, once no hook is in flight, the
 // instance is rebuilt (its state carried) to hand the memory back.
@@ -37,6 +38,7 @@ let waitedOut = false // a hook waited the whole bound: later ones do not wait a
 let recallCompiled = null // the recall tool's search, compiled on its first call
 let recallsInFlight = 0 // recall calls on the recall module's one instance
 let options = '{}'
+let recallOn = true // the recallTool option: the tool is listed and served
 
 // The one wasm instance and what outlives it.
 const core = {
@@ -309,6 +311,8 @@ async function answer(call, run, io, deadlines) {
         return { err: text(err), rejected: true, aborted: run.next?.signal?.aborted === true }
       }
     case 'next':
+      // Started before the core was ready (`NEXT_FIRST`): its answer is this one.
+      if (run.started && call.instructions === undefined && call.append === undefined) return { ok: await run.started }
       if (run.called || !run.next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
     default:
@@ -395,6 +399,14 @@ function built(m) {
 // Runs one hook of the core to its end.
 async function drive(hook, e, next, io) {
   const run = newRun(e, next)
+  // A hook whose first call is always `next` with the event as it came
+  // (the core's `NEXT_FIRST`, held to it by tests/hooks.rs): the engine's own
+  // work starts now and runs while the module compiles (the first
+  // prompt.context waited 45–340 ms for it before, tests/HOST.md).
+  if (next && NEXT_FIRST.includes(hook)) {
+    run.started = run.callNext(e)
+    run.started.catch(() => {}) // awaited by the core's first call, or at the end
+  }
   try {
     const module = await compiledWithin(io)
     if (!module) return run.passThrough()
@@ -467,18 +479,6 @@ async function search(request, io) {
   }
 }
 
-// session.start registers the recall tool from the spec the core's build wrote
-// into pkg/: the session's start does not wait for the wasm, which compiles
-// meanwhile for the hooks that need it.
-async function startSession(e, next, io) {
-  try {
-    await io.perform({ op: 'registerTool', spec: RECALL_TOOL })
-  } catch (err) {
-    io.log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
-  }
-  return next(e)
-}
-
 // Work that outlives its hook (the turn-end compaction).
 function job(name, io) {
   drive(name, {}, null, io).catch(() => {})
@@ -513,15 +513,15 @@ function perform($, call, signal) {
     case 'usage':
       return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
     case 'run':
-      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+      // No shell [dts]; `env` is set over the host's own environment (a path
+      // passed there is a value no command line parses: src/prune.rs).
+      return $.process.run(call.argv, call.env ? { timeoutMs: call.timeoutMs, env: call.env } : { timeoutMs: call.timeoutMs })
     case 'debug':
       return $.ui.log(call.text, { to: 'debug' })
     case 'after':
       return new Promise((resolve) => $.clock.after(call.ms, resolve))
     case 'command':
       return $.command.run({ command: call.command, args: call.args })
-    case 'registerTool':
-      return $.tool.register(call.spec)
     case 'complete':
       // `timeoutMs` bounds the call itself (a `$` call's time is not the
       // hook's); `next.signal` cuts it when the person presses Esc [dts].
@@ -544,8 +544,10 @@ function hostOf($, signal) {
   }
 }
 
-// One hook for every event; `next.event` says which.
-function hook($, e, next) {
+// The core's module, compiled once per load, from the first hook on: the
+// `tool.list` or `prompt.context` raise at load, before the first prompt
+// (tests/HOST.md).
+function startCompile($) {
   compiled ??= $.wasm
     .compile('../pkg/compact_plus_bg.wasm')
     .catch((err) => {
@@ -553,6 +555,27 @@ function hook($, e, next) {
       return null
     })
     .then((module) => (settled = module))
+}
+
+// The session's tools, with the recall tool added where it is on: a tool of
+// this hook's own (`mcp: false`), in the first request and every one after
+// (the summarizer's too), with no MCP server to connect first. The engine
+// raises this at load, before the first request, and again when the tools or
+// settings change; it waits for it before a turn (d.ts `ToolInfo`).
+// `$.tool.register` at session.start made the first turn wait for its MCP
+// server: 237–1,660 ms at start-up (tests/HOST.md).
+function listTools($, e, next) {
+  return Promise.resolve(next(e)).then((listed) => {
+    // Started once the engine's list is back, so the answer never waits on it.
+    startCompile($)
+    if (!recallOn || !Array.isArray(listed?.value)) return listed
+    return { ...listed, value: [...listed.value.filter((t) => t?.name !== RECALL_TOOL.name), RECALL_TOOL] }
+  })
+}
+
+// One hook for every other event; `next.event` says which.
+function hook($, e, next) {
+  startCompile($)
   if (next.event === 'tool.call') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
@@ -560,7 +583,6 @@ function hook($, e, next) {
     })
   }
   const io = hostOf($, next?.signal)
-  if (next.event === 'session.start') return startSession(e, next, io)
   // The session's end has one short bound for every hook: a core never
   // instantiated holds no state to drop, so there is nothing to wait for.
   if (next.event === 'session.end' && !core.live) return next(e)
@@ -576,7 +598,13 @@ export function register(on, opts) {
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
   on('session.end', hook).catch(($, e, next) => next(e))
-  if (opts?.recallTool === false) return
-  on('session.start', hook).catch(($, e, next) => next(e))
-  on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
+  // Hooked with the tool off too: it is the first hook of a session, where the
+  // compile starts.
+  recallOn = opts?.recallTool !== false
+  on('tool.list', listTools).catch(($, e, next) => next(e))
+  if (!recallOn) return
+  // The name as a literal, so the engine's scan of this file reads the matcher
+  // (`tool.call{tool=compact_plus_recall}`); tests/shim/start-up.test.mjs holds
+  // it to the name the core lists.
+  on('tool.call', { tool: 'compact_plus_recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
 }

@@ -34,6 +34,7 @@ pub fn constants() -> JsValue {
         "VERBATIM_OPEN": crate::compaction::verbatim::VERBATIM_OPEN,
         "VERBATIM_CLOSE": crate::compaction::verbatim::VERBATIM_CLOSE,
         "RECALL_TOOL": crate::recall_tool::spec(),
+        "NEXT_FIRST": crate::hooks::NEXT_FIRST,
     });
     to_js(&c.to_string())
 }

@@ -41,6 +41,14 @@ mod turn_end;
 pub use protocol::{Call, Done, Host};
 pub use state::{Carried, Channel, Options, Pending, Queued, Session, State};
 
+/// The hooks whose first call is always `next` with the event as it came,
+/// whatever the state: the shim may start that `next` before the core is ready
+/// (the compile at start-up, measured 120–240 ms in the real host), so the
+/// engine's own work runs meanwhile, and hands its answer to the core's first
+/// call (`tests/hooks.rs` holds each of them to it). The build writes the list
+/// into pkg/ (`NEXT_FIRST`).
+pub const NEXT_FIRST: [&str; 2] = ["prompt.context", "turn.complete"];
+
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;

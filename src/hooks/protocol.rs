@@ -7,6 +7,7 @@
 //! on, until it ends in a [`Done`]: what the shim makes of the engine's result.
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 use crate::recall_tool;
 use crate::step::{ShimCall, Wait};
@@ -54,6 +55,9 @@ pub enum Call {
     },
     Run {
         argv: Vec<String>,
+        /// Variables set over the host's environment (`$.process.run`'s `env`).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        env: BTreeMap<String, String>,
         #[serde(rename = "timeoutMs")]
         timeout_ms: u64,
     },

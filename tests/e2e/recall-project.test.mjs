@@ -18,7 +18,7 @@ import path from 'node:path'
 import { runSession, textOf, projectSlug } from './harness.mjs'
 
 const MOD = process.env.E2E_MOD ?? 'repo'
-const TOOL = 'mcp__compact-plus__recall'
+const TOOL = 'compact_plus_recall'
 const OURS_A = 'aaaaaaaa-1111-4111-8111-000000000001'
 const OURS_B = 'bbbbbbbb-2222-4222-8222-000000000002'
 const OTHER = 'cccccccc-3333-4333-8333-000000000003'

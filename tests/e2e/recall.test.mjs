@@ -1,12 +1,12 @@
-// The recall tool on the real CLI: registered at session.start (in the model's
-// tool list from turn one), and after a compaction the model's call finds a
-// string from before it, with its message number.
+// The recall tool on the real CLI: added by the shim's tool.list hook (in the
+// model's tool list from turn one, no MCP server), and after a compaction the
+// model's call finds a string from before it, with its message number.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runSession, textOf } from './harness.mjs'
 
 const MOD = process.env.E2E_MOD ?? 'repo'
-const TOOL = 'mcp__compact-plus__recall'
+const TOOL = 'compact_plus_recall'
 
 function toolResults(req) {
   return (req.body?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []))

@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { register } from '../../js/compact-plus.js'
 import { withShim } from './fake-host.mjs'
+import { RECALL_TOOL } from '../../pkg/compact_plus.js'
 
 const DAY = 86400000
 const row = (type, content, ts) => JSON.stringify({ type, message: { role: type, content }, timestamp: ts, sessionId: 's' })
@@ -22,7 +23,7 @@ function earlier(host) {
 }
 
 async function call(host, input) {
-  const out = await host.fire('tool.call', { tool: 'mcp__compact-plus__recall', ...input }, () => assert.fail('next'))
+  const out = await host.fire('tool.call', { tool: RECALL_TOOL.name, ...input }, () => assert.fail('next'))
   return out.value?.result
 }
 

@@ -30,7 +30,7 @@ test('texts beside the answers reach their own calls: Codex heads of many-byte t
   host.addFile(`${day}/rollout-2026-11-28T09-00-00-${ours}.jsonl`, `${head(ours, '/work/app')}\n${ask(ours, 'plover-3 här: 日本語')}\n`, host.now - 2000)
   // The newer head answers last.
   const held = host.hold('fs.read', (p) => String(p).includes(theirs))
-  const pending = host.fire('tool.call', { tool: 'mcp__compact-plus__recall', query: 'plover-3', scope: 'project' }, () => assert.fail('next'))
+  const pending = host.fire('tool.call', { tool: 'compact_plus_recall', query: 'plover-3', scope: 'project' }, () => assert.fail('next'))
   await host.settle()
   held.open()
   const answer = (await pending).value.result

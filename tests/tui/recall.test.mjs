@@ -5,9 +5,9 @@
 // start (a Claude Code transcript, rows as ../shared/real-transcripts has them), and OpenCode's
 // prompt history, keeping the one prompt that names a file of this folder.
 //
-// Measured (kit README, "Also seen in the TUI"): a plugin's `$.tool.register` tool is in `tools` of
-// every request, loaded, not deferred, summarizer requests included; the default permission mode
-// runs a plugin's MCP tool with no prompt, and the screen shows `● <plugin> - <tool> (MCP)(…)`.
+// Measured (tests/HOST.md, "The recall tool's start-up"): a tool a `tool.list` hook adds is in
+// `tools` of every request, summarizer requests included; its `tool.call` hook answers with no
+// permission prompt, and the screen shows `● compact_plus_recall({…})`.
 // The model's call is the fake's `FAKE_TOOL_USE:{…}` answer (../e2e/fake-api.mjs), as headless
 // in tests/e2e/recall.test.mjs.
 import { test } from 'node:test'
@@ -68,7 +68,8 @@ test('terminal: the recall tool is in every request and finds what a /compact su
   tui.check('the hit holds the marker from before the compaction', answer?.text.includes(MARKER))
   tui.check('the hit names the history file', hist && answer?.text.includes(hist.name), hist?.name)
   tui.check('the answer is no error', answer && answer.isError !== true)
-  tui.check('the screen shows the MCP call', screen.includes('compact-plus - recall (MCP)'), 'see cap/04-recall.txt')
+  // A tool of the hook's own, no MCP server: the screen shows `● compact_plus_recall({…})`.
+  tui.check('the screen shows the call', screen.includes(`${RECALL_TOOL}(`) && !screen.includes('(MCP)'), 'see cap/04-recall.txt')
 
   // Scope project: the earlier session's words, and OpenCode's prompt of this folder alone.
   const project = reqs.filter((r) => r.i >= s4.from).flatMap(toolResults).filter((a) => a.text.startsWith('recall:')).at(-1)

@@ -6,7 +6,7 @@
 
 use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Said, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, is_true, items, text};
-use compact_plus::recall_tool::ENGINE_NAME;
+use compact_plus::recall_tool;
 
 /// A tool result's content (a string, or blocks of text) as text.
 fn result_text(raw: &str) -> String {
@@ -41,7 +41,7 @@ fn blocks_text(blocks: &[&str], detail: Detail, words: bool) -> (String, bool, b
                 tool = true;
                 any = true;
                 let name = name.and_then(text).unwrap_or_default();
-                recall |= name.starts_with(ENGINE_NAME);
+                recall |= recall_tool::is_recall(&name);
                 if detail == Detail::Full {
                     parts.push(format!("tool {name}: {}", cut(input.unwrap_or(""), TOOL_INPUT_CHARS)));
                 }

@@ -284,7 +284,7 @@ impl HistoryScan {
 
 /// A `### tool` heading of the recall tool itself (maybe `(error)`).
 fn is_recall_call(tool: &str) -> bool {
-    tool.starts_with(recall_tool::ENGINE_NAME)
+    recall_tool::is_recall(tool)
 }
 
 /// The hit line (starting at byte `start`, numbered `line`) and up to
