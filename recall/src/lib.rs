@@ -70,7 +70,7 @@ fn done(text: &str) -> String {
 fn run(id: u32, mut m: Machine<Look, String>, answers: Option<compact_plus::step::Answers>) -> String {
     match m.resume(answers) {
         Step::Done(text) => done(&text),
-        Step::AskedNothing => done("recall: the search stopped short."),
+        Step::Stalled => done("recall: the search stopped short."),
         Step::Ask(calls) => {
             let out = serde_json::to_string(&Reply::Ask { id, calls: on_wire(&calls) });
             SEARCHES.with(|s| {

@@ -1,6 +1,6 @@
 //! Where the engine's compaction failed and left the conversation
 //! uncompacted: compact-plus's own, answered in its place
-//! (`Done::compacted`). Tier 1 asks the rescue model for a summary of the
+//! (`Done::Compacted`). Tier 1 asks the rescue model for a summary of the
 //! history text (a long one in parts asked at once); tier 2, when no model
 //! answers within the bounds, is a digest with no model. The texts and the
 //! rules are `compaction::rescue`'s; which rejections get here is
@@ -8,9 +8,11 @@
 
 use serde::Deserialize;
 
-use super::gathered::{save_summary, Gathered};
-use super::protocol::{self, Answer, Call, Compacted, Done, Host};
-use super::shared::{debug, json_number, json_str, keep_pending, keep_words, log, now, session_id};
+use super::saved::{save_summary, Saved};
+use super::protocol::{self, Answer, Call, Compaction, Done, Host, InPlaceOf};
+use super::host::{debug, now, session_id};
+use super::session_log::{json_number, json_str, log};
+use super::waiting::{keep_pending, keep_words};
 use super::state::Session;
 use crate::compaction::rescue::cause::Cause;
 use crate::compaction::rescue::cool_down::CoolDown;
@@ -171,7 +173,7 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
 /// The compaction that failed, as session.compact had it.
 pub(super) struct Failed<'a> {
     pub(super) messages: &'a Messages,
-    pub(super) gathered: Gathered,
+    pub(super) saved: Saved,
     pub(super) trigger: &'a str,
     pub(super) person_instructions: Option<&'a str>,
     /// The messages came with their texts (a rescue without them keeps nothing after its row).
@@ -182,20 +184,20 @@ pub(super) struct Failed<'a> {
 /// pass-through (the engine's own result: its rejection as it came) when the
 /// rescue is off.
 pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, why: Why) -> Done {
-    let Failed { messages, mut gathered, trigger, person_instructions, whole } = failed;
+    let Failed { messages, mut saved, trigger, person_instructions, whole } = failed;
     if !session.options.rescue {
-        return Done::pass_through();
+        return Done::PassThrough;
     }
     let started = now(host).await.unwrap_or(f64::NAN);
     let cause = why.name();
     let detail = why.detail();
     debug(host, &format!("compact-plus: the engine's compaction failed ({cause}); compacting in its place")).await;
 
-    let first = gathered.verbatim.first().map(|v| v.text.as_str());
+    let first = saved.verbatim.first().map(|v| v.text.as_str());
     let handoff_text =
-        handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
+        handoff::join_instructions(person_instructions, &handoff::instructions(first, saved.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
-    let work = gathered.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
+    let work = saved.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
     let (tier, body) = match t1.summary {
         Some(s) => (Tier::Model, s),
         None => {
@@ -212,14 +214,14 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let keep_at = if whole { row::keep_from(messages, row::KEEP_TOKENS) } else { None };
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
-    let entries = verbatim::not_kept(gathered.verbatim, &kept);
+    let entries = verbatim::not_kept(saved.verbatim, &kept);
     let mark = verbatim::row_mark(Some(trigger), &kept);
     let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
     let words: Vec<String> = entries.iter().map(|e| session.clean(&e.text)).collect();
-    let pointer = match (&gathered.file, &gathered.dir) {
+    let pointer = match (&saved.file, &saved.dir) {
         (Some(file), Some(dir)) => {
-            let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
-            let mentions = gathered.mentions.unwrap_or_else(|| audit::collect(messages));
+            let mut p = handoff::pointer(file, dir, saved.parts, session.options.recall);
+            let mentions = saved.mentions.unwrap_or_else(|| audit::collect(messages));
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
@@ -260,10 +262,10 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
         }
     }
     // The rescue's summary is saved like the engine's, for project recall.
-    if let Some(file) = &gathered.file {
+    if let Some(file) = &saved.file {
         save_summary(host, session, file, &summary).await;
     }
-    if let Some(dir) = &gathered.dir {
+    if let Some(dir) = &saved.dir {
         keep_pending(host, dir, None).await;
         keep_words(host, dir, &words).await;
         let ms = now(host).await.unwrap_or(f64::NAN) - started;
@@ -278,10 +280,13 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
             ("messages", messages.len().to_string()),
             ("kept", keep.len().to_string()),
             ("verbatim", entries.len().to_string()),
-            ("file", gathered.file.as_deref().map_or("null".into(), json_str)),
+            ("file", saved.file.as_deref().map_or("null".into(), json_str)),
         ];
         log(host, session, dir, &entry).await;
     }
-    let replaces = !matches!(why, Why::Failed { .. });
-    Done { compacted: Some(Compacted { summary, keep, replaces }), ..Done::pass_through() }
+    let in_place_of = match why {
+        Why::Failed { .. } => InPlaceOf::Rejection,
+        Why::NoSummary(_) | Why::CoolingDown { .. } => InPlaceOf::Result,
+    };
+    Done::Compacted(Compaction { summary, keep, in_place_of })
 }
