@@ -30,7 +30,7 @@ mod passages;
 mod real_summaries;
 
 pub use matching::LOOSE;
-pub use passages::{passages, Passage, Place};
+pub use passages::{passages, Passage, PassagePlace};
 
 use crate::compaction::verbatim;
 use crate::message::Messages;
@@ -141,12 +141,12 @@ pub fn check(summary: &str, said: &[Said]) -> Checked {
     let anchor = first.filter(|_| !earlier).and_then(|f| {
         scored
             .iter()
-            .position(|(p, s)| p.place == Place::List && s.get(f).is_some_and(|x| x.exact || x.words >= ANCHOR))
+            .position(|(p, s)| p.place == PassagePlace::List && s.get(f).is_some_and(|x| x.exact || x.words >= ANCHOR))
     });
     let mut out = Checked::default();
     let mut seen: Vec<String> = Vec::new();
     for (i, (p, scores)) in scored.into_iter().enumerate() {
-        if p.place == Place::List && anchor.is_some_and(|a| i < a) {
+        if p.place == PassagePlace::List && anchor.is_some_and(|a| i < a) {
             out.before += 1;
             continue;
         }

@@ -42,7 +42,7 @@ pub(super) async fn recall_files(host: Host, session: Rc<Session>, raw: String) 
         Err(why) => return Done::answer(&why),
     };
     let Ok(Some(dir)) = history_dir(&host).await else { return Done::answer(NOTHING_SAVED) };
-    let Ok(entries) = protocol::value::<Vec<prune::Entry>>(&host.call(Call::List { path: dir.clone() }).await) else {
+    let Ok(entries) = protocol::value::<Vec<prune::FolderEntry>>(&host.call(Call::List { path: dir.clone() }).await) else {
         return Done::answer(NOTHING_SAVED);
     };
     let mut names: Vec<&str> = entries

@@ -231,7 +231,7 @@ async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), Stri
     let real_root = root_stat.real_path.unwrap_or_else(|| root.to_owned());
     let cutoff = now(host).await? - session.options.keep_days * prune::DAY_MS;
     let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
-    let entries: Vec<prune::Entry> = protocol::value(&host.call(Call::List { path: real_root.clone() }).await)?;
+    let entries: Vec<prune::FolderEntry> = protocol::value(&host.call(Call::List { path: real_root.clone() }).await)?;
     for name in prune::candidates(&entries, current) {
         let folder = format!("{real_root}/{name}");
         let stats = host
