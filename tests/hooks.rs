@@ -2829,8 +2829,9 @@ fn session_end_starts_the_next_conversation_clean() {
         loaded: vec![("/p/CLAUDE.md".into(), "abc-3".into())],
         usage: Some((190_000.0, 200_000.0)),
         ptl_seen: true,
-        cool_down: compact_plus::compaction::rescue::cool_down::CoolDown::after(SID, compact_plus::compaction::rescue::cause::Cause::Overloaded, NOW),
+        cool_down: compact_plus::compaction::rescue::cool_down::CoolDown::after(SID, compact_plus::engine::rejection::Cause::Overloaded, NOW),
         verbatim: Some(vec!["old words".into()]),
+        unexpected_told: 1,
     };
     let mut h = Harness::new();
     h.fake.next.insert("session.end".into(), Ok(json!({})));
@@ -3866,10 +3867,45 @@ fn a_refusal_of_the_engines_is_no_failure_and_passes_up_as_it_came() {
 #[test]
 fn a_rejection_in_words_the_engine_was_not_measured_to_use_is_left_to_the_engine() {
     let mut h = Harness::new();
-    h.fake.next.insert("session.compact".into(), Err("TypeError: undefined is not an object".into()));
-    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err("TypeError: undefined is not an object".into())));
+    let words = "TypeError: undefined is not an object";
+    h.fake.next.insert("session.compact".into(), Err(words.into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err(words.into())));
     assert!(h.fake.calls("complete").is_empty());
     assert!(h.fake.log_lines().is_empty());
+    // Said once per process in the debug log, with what the engine said, then not again.
+    let told = |h: &Harness| h.fake.calls("debug").iter().filter(|c| c["text"].as_str().unwrap().contains("Claude Code 2.1.328 was not measured to use")).count();
+    assert_eq!(told(&h), 1);
+    assert!(h.fake.calls("debug").iter().any(|c| c["text"].as_str().unwrap().ends_with(&format!("{words:?}"))));
+    h.fake.next.insert("session.compact".into(), Err("RangeError: another".into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err("RangeError: another".into())));
+    assert_eq!(told(&h), 1, "once per process");
+    // A rebuilt instance of the same process has been told too (the state is carried).
+    let carried = h.carried.clone();
+    h.core = Core::rebuilt(Options::default(), &carried, 100);
+    h.compact(compact_event("manual"));
+    assert_eq!(told(&h), 1, "once per process, across a rebuild");
+}
+
+/// src/engine/: where a summary row does not open as 2.1.328's does (an engine
+/// that words it otherwise), the engine's result stands, unchecked, and the
+/// debug log says so once per process.
+#[test]
+fn a_summary_row_that_opens_otherwise_is_left_as_it_came_and_said_once() {
+    let mut h = Harness::new();
+    let reworded = json!({"messages": [{"role": "user", "text": "Here is where we left off: nothing at all useful", "toolUses": [], "handle": "sum"}], "tokensBefore": 60});
+    h.fake.next.insert("session.compact".into(), Ok(reworded.clone()));
+    let told = |h: &Harness| h.fake.calls("debug").iter().filter(|c| c["text"].as_str().unwrap().contains("summary row does not open as Claude Code 2.1.328's")).count();
+    for _ in 0..2 {
+        assert_eq!(h.compact(compact_event("manual")), Ended::passed(Ok(reworded.clone())), "no rescue of a row it cannot read");
+    }
+    assert!(h.fake.calls("complete").is_empty());
+    assert_eq!(told(&h), 1, "once per process");
+    // The blocks after the summary are made as for any summary.
+    assert!(h.pending().is_some());
+    // The engine's own row says nothing.
+    let mut h = Harness::new();
+    h.compact(compact_event("manual"));
+    assert_eq!(told(&h), 0);
 }
 
 // ---------------------------------------------------------------- no retry storm

@@ -165,12 +165,12 @@ proptest! {
         let input = gen::text(s);
         let out = verbatim::person_text(&input);
         prop_assert_eq!(text::trim(&out), out.as_str());
-        for p in ["<system-reminder>", "<command-", "Caveat:", "[Request interrupted", verbatim::SUMMARY_START] {
+        for p in ["<system-reminder>", "<command-", "Caveat:", "[Request interrupted", compact_plus::engine::summary_row::HEAD] {
             prop_assert!(!out.starts_with(p), "{:?}", out);
         }
         let trimmed = text::trim(&input);
         if !input.contains('<') && !trimmed.starts_with("Caveat:") && !trimmed.starts_with("[Request interrupted")
-            && !trimmed.starts_with(verbatim::SUMMARY_START)
+            && !trimmed.starts_with(compact_plus::engine::summary_row::HEAD)
         {
             prop_assert_eq!(out.as_str(), trimmed);
         }

@@ -4,7 +4,7 @@
 //! history text (a long one in parts asked at once); tier 2, when no model
 //! answers within the bounds, is a digest with no model. The texts and the
 //! rules are `compaction::rescue`'s; which rejections get here is
-//! `session_compact`'s (`compaction::rescue::cause`).
+//! `session_compact`'s (`engine::rejection`).
 
 use serde::Deserialize;
 
@@ -14,7 +14,7 @@ use super::host::{debug, now, session_id};
 use super::session_log::{json_number, json_str, log};
 use super::waiting::{keep_pending, keep_words};
 use super::state::Session;
-use crate::compaction::rescue::cause::Cause;
+use crate::engine::rejection::Cause;
 use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::rescue::row::{self, Tier};
 use crate::compaction::rescue::{digest, tier1};

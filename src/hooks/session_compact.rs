@@ -12,13 +12,13 @@ use super::saved::{save_summary, Saved};
 use super::protocol::{self, Call, Done, Host};
 use super::rescue::{self, Failed, Why};
 use super::history_folder::history_dir;
-use super::host::{debug, env, error_text, now, session_id};
+use super::host::{debug, env, error_text, now, session_id, unexpected};
 use super::session_log::{json_number, json_str, log};
 use super::waiting::{carried_words, keep_pending, keep_words};
 use super::state::{Channel, Pending, Session};
 use super::turn_end::marker;
-use crate::compaction::rescue::cause::{self, Cause, Verdict};
-use crate::compaction::rescue::engine_row;
+use crate::engine::rejection::{self, Cause, Verdict};
+use crate::engine::{summary_row, Unexpected};
 use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
@@ -344,7 +344,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         // Only a failure that left the conversation uncompacted is rescued: a
         // refusal (too few messages, an Esc) or a text the engine was not
         // measured to write passes up as it came, the engine's own result.
-        let cause = match cause::verdict(&rejection.message) {
+        let cause = match rejection::verdict(&rejection.message) {
             Verdict::Failed(cause) if !rejection.aborted => cause,
             Verdict::Refused(_) => {
                 let text = error_text(&rejection.message);
@@ -353,8 +353,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             }
             Verdict::Failed(_) => return Done::PassThrough,
             Verdict::Unknown => {
-                let text = error_text(&rejection.message);
-                debug(&host, &format!("compact-plus: the engine's compaction ended in words compact-plus does not know ({text}); its result stands")).await;
+                unexpected(&host, &session, Unexpected::Rejection, &rejection.message).await;
                 return Done::PassThrough;
             }
         };
@@ -374,9 +373,13 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::PassThrough };
     let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::PassThrough };
     let out: Messages = message::parse_messages(out.get());
-    // A summary row that is no summary: compact-plus's own in its place.
+    // A summary row that is no summary: compact-plus's own in its place. One
+    // that does not open as the engine's is not judged at all.
     let row_text = out.first().and_then(Option::as_ref).map_or("", Message::text);
-    if let Some(why) = engine_row::no_summary(row_text).filter(|_| session.options.rescue) {
+    if !out.is_empty() && !row_text.starts_with(summary_row::HEAD) {
+        unexpected(&host, &session, Unexpected::SummaryRow, row_text).await;
+    }
+    if let Some(why) = summary_row::no_summary(row_text).filter(|_| session.options.rescue) {
         debug(&host, &format!("compact-plus: {why}; compacting in its place")).await;
         if e.texts_deferred.truthy() {
             if let Err(err) = unpack_event(&host, &session, &mut e).await {

@@ -175,6 +175,10 @@ pub struct Carried {
     /// attachment). `None`: not known in this process, then looked for on disk
     /// (`.verbatim.json`), then in the messages. The conversation's.
     pub verbatim: Option<Vec<String>>,
+    /// The engine's texts found otherwise than compact-plus knows them that
+    /// the debug log has told of, a bit each (`engine::Unexpected`). The
+    /// process's: once a process is enough.
+    pub unexpected_told: u8,
 }
 
 impl Default for Carried {
@@ -194,6 +198,7 @@ impl Default for Carried {
             ptl_seen: false,
             cool_down: None,
             verbatim: None,
+            unexpected_told: 0,
         }
     }
 }
@@ -232,6 +237,8 @@ impl Carried {
             queued: _,
             // The process's count of what replaced the context: the clear is one more.
             compactions,
+            // Told once a process: the engine's wording does not change with the conversation.
+            unexpected_told: _,
         } = self;
         *pending = fresh.pending;
         *row_only = fresh.row_only;

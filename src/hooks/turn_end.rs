@@ -10,6 +10,7 @@ use super::history_folder::history_dir;
 use super::host::{error_text, now};
 use super::session_log::{json_number, json_str, log};
 use super::state::{Queued, Session};
+use crate::engine;
 use crate::message::JsVal;
 
 /// The auto-compact threshold changes only with the model or settings.
@@ -125,7 +126,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     // recognises it is set first.
     let token = marker::token(now(&host).await.unwrap_or(f64::NAN));
     session.carried_mut().queued = Some(Queued { token: token.clone(), seen });
-    let queued = host.call(Call::Command { command: "compact".into(), args: marker::marker(&token) }).await;
+    let queued = host.call(Call::Command { command: engine::channels::COMPACT_COMMAND.into(), args: marker::marker(&token) }).await;
     if let Err(err) = queued {
         {
             let mut carried = session.carried_mut();

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cause::Cause;
+use crate::engine::rejection::Cause;
 
 const MINUTE_MS: f64 = 60_000.0;
 
