@@ -67,9 +67,9 @@ async function drive(hook, e, next, io) {
     const [json, seen] = coreEvent(hook, e)
     run.seen = seen
     const s = await core.run(hook, json, run, io)
-    // A rejected `next` is the core's to answer (`finish`), or passes up there.
+    // A rejected `next` is the core's to answer (`hookResult`), or passes up there.
     if (run.started) await run.started.catch(() => {})
-    if (s?.done) return await finish(s.done, run, io)
+    if (s?.done) return await hookResult(s.done, run, io)
     if (s?.lost) io.log(`compact-plus: ${hook} stopped short (${s.lost}); the engine's result stands`)
   } catch (err) {
     if (run.rejected) throw run.rejected.err
@@ -87,7 +87,7 @@ function coreEvent(hook, e) {
 }
 
 // What the hook returns, by how the core ended it (`Done`, src/hooks/protocol.rs).
-async function finish(done, run, io) {
+async function hookResult(done, run, io) {
   switch (done.end) {
     case 'spawn': // work that outlives its hook: nothing waits on it
       drive(done.job, {}, null, io).catch(() => {})
