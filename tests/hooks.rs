@@ -3526,6 +3526,8 @@ fn the_rescue_model_writes_the_summary_when_it_answers() {
     assert!(call["timeoutMs"].as_u64().unwrap() > 0);
     let prompt = call["prompt"].as_str().unwrap();
     assert!(prompt.contains("Please fix the parser in src/parse.rs") && prompt.contains("P1"), "the history and the priorities");
+    // The history's header names this session and the time, as the history file's does.
+    assert!(prompt.contains(&format!("Session {SID}, compacted {NOW_ISO} (rescue)")), "{}", &prompt[..400.min(prompt.len())]);
     assert_eq!(rescue_log(&h)["tier"], 1);
 }
 

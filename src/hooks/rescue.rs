@@ -20,6 +20,7 @@ use crate::compaction::rescue::row::{self, Tier};
 use crate::compaction::rescue::{digest, tier1};
 use crate::compaction::{handoff, history, verbatim};
 use crate::message::{Message, Messages};
+use crate::text::stamp;
 use crate::{attribution, audit, record};
 
 /// How much of the tier-2 row the work record may take, in UTF-16 units.
@@ -118,9 +119,8 @@ async fn complete(host: &Host, session: &Session, prompt: String, started: f64, 
 /// must not cost the summaries already paid for), then what came back
 /// merged. At most `tier1::MAX_CALLS` calls, each bounded by
 /// `tier1::CALL_TIMEOUT_MS` and by what is left of `tier1::TOTAL_MS`.
-async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text: &str, started: f64) -> Tier1 {
-    let meta = history::Meta { session_id: String::new(), at: String::new(), trigger: "rescue".into() };
-    let text = history::parts(messages, &meta, usize::MAX, &|t| session.clean(t)).concat();
+async fn tier1(host: &Host, session: &Session, messages: &Messages, meta: &history::Meta, handoff_text: &str, started: f64) -> Tier1 {
+    let text = history::parts(messages, meta, usize::MAX, &|t| session.clean(t)).concat();
     let mut t = Tier1 { summary: None, calls: 0, why_not: String::new() };
     if text.len() <= tier1::CHUNK_CHARS {
         match complete(host, session, tier1::prompt(&text, handoff_text), started, &mut t.calls).await {
@@ -189,6 +189,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
         return Done::PassThrough;
     }
     let started = now(host).await.unwrap_or(f64::NAN);
+    let conversation = session_id(host).await.ok().map(|id| id.to_js_string());
     let cause = why.name();
     let detail = why.detail();
     debug(host, &format!("compact-plus: the engine's compaction failed ({cause}); compacting in its place")).await;
@@ -196,7 +197,13 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let first = saved.verbatim.first().map(|v| v.text.as_str());
     let handoff_text =
         handoff::join_instructions(person_instructions, &handoff::instructions(first, saved.dir.is_some()));
-    let t1 = tier1(host, session, messages, &handoff_text, started).await;
+    // The history as the rescue model reads it: this session's, compacted now, by the rescue.
+    let meta = history::Meta {
+        session_id: conversation.clone().unwrap_or_default(),
+        at: stamp::iso(started).unwrap_or_default(),
+        trigger: "rescue".into(),
+    };
+    let t1 = tier1(host, session, messages, &meta, &handoff_text, started).await;
     let work = saved.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
     let (tier, body) = match t1.summary {
         Some(s) => (Tier::Model, s),
@@ -240,10 +247,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
 
     // A failure of the engine's starts this conversation's cool-down (by its cause).
     let cool_down = match &why {
-        Why::Failed { cause, .. } => match session_id(host).await {
-            Ok(id) => CoolDown::after(&id.to_js_string(), *cause, started),
-            Err(_) => None,
-        },
+        Why::Failed { cause, .. } => conversation.as_deref().and_then(|id| CoolDown::after(id, *cause, started)),
         Why::NoSummary(_) | Why::CoolingDown { .. } => None,
     };
     {
