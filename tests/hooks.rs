@@ -40,7 +40,7 @@ const FIRST: &str = "Please fix the parser in src/parse.rs";
 /// naming the first message kept word for word (ref:146-147; the wording of
 /// ours is `handoff`'s business, tested there).
 fn ours(own: Option<&str>, first: Option<&str>, saved: bool) -> String {
-    handoff::join_instructions(own, &handoff::instructions(first, saved))
+    handoff::join_instructions(own, &handoff::instructions(first, saved.then(dir).as_deref()))
 }
 
 // ---------------------------------------------------------------- the fake host

@@ -37,6 +37,6 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
     let p = handoff::pointer(&other, &stripped, usize::from(k.parts), reach);
     assert!(text::len16(&p) > 0);
     let _ = compat::handoff::pointer_text(&other, &stripped);
-    let _ = handoff::instructions(Some(&raw), k.own);
+    let _ = handoff::instructions(Some(&raw), k.own.then_some(stripped.as_str()));
     raw.len() + other.len()
 }));

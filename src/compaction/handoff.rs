@@ -47,10 +47,11 @@ const HANDOFF: [&str; 9] = [
 /// compact-plus's handoff instructions: the reference's
 /// (`compat::handoff::handoff_instructions`), with evidence labels, a priority
 /// for short space, and what came of each request kept word for word.
-/// `saved`: the conversation was saved where the next model can search it.
-pub fn instructions(first_verbatim: Option<&str>, saved: bool) -> String {
+/// `history_dir`: the folder the conversation is saved in, where the next
+/// model can search it (`None`: it is not saved).
+pub fn instructions(first_verbatim: Option<&str>, history_dir: Option<&str>) -> String {
     let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
-    if saved {
+    if history_dir.is_some() {
         lines.push("- Don't copy long outputs: the full conversation is saved and exact details can be recalled.".into());
     }
     if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
@@ -83,13 +84,13 @@ mod tests {
 
     #[test]
     fn instructions_carry_the_rules_and_stay_short() {
-        let longest = instructions(Some(&"w".repeat(500)), true);
+        let longest = instructions(Some(&"w".repeat(500)), Some("/d"));
         assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
         for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "still being worked on", "drop progress narration"] {
             assert!(longest.contains(needle), "{needle}");
         }
-        assert!(!instructions(None, false).contains("still being worked on"));
-        assert!(!instructions(None, false).contains("recalled"));
+        assert!(!instructions(None, None).contains("still being worked on"));
+        assert!(!instructions(None, None).contains("recalled"));
     }
 
     #[test]

@@ -196,7 +196,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
 
     let first = saved.verbatim.first().map(|v| v.text.as_str());
     let handoff_text =
-        handoff::join_instructions(person_instructions, &handoff::instructions(first, saved.dir.is_some()));
+        handoff::join_instructions(person_instructions, &handoff::instructions(first, saved.dir.as_deref()));
     // The history as the rescue model reads it: this session's, compacted now, by the rescue.
     let meta = history::Meta {
         session_id: conversation.clone().unwrap_or_default(),

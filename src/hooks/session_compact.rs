@@ -103,18 +103,27 @@ async fn fill_person_texts(host: &Host, messages: &mut Messages) {
     }
 }
 
+/// Which of the event's texts the core asks for when the shim deferred them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Texts {
+    /// Every message's text and tool blocks: the history's.
+    Messages,
+    /// Those, and each user message's tool-result texts: the trim's.
+    WithToolResults,
+}
+
 /// All the event's texts, when the shim deferred them; the event as it was if
 /// they do not come.
 async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
-    unpack_with(host, session, e, false).await
+    unpack_with(host, session, e, Texts::Messages).await
 }
 
-/// `unpack_event`, with each user message's tool-result texts when `results`.
-async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, results: bool) -> Result<(), String> {
+/// `unpack_event`, with the texts `which` names.
+async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, which: Texts) -> Result<(), String> {
     if !e.texts_deferred.truthy() {
         return Ok(());
     }
-    let answer = host.call(Call::Pack { results }).await;
+    let answer = host.call(Call::Pack { results: which == Texts::WithToolResults }).await;
     let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
     let packed: Packed = protocol::value(&answer)?;
     let texts = message::unpack(&packed.lens, &bytes);
@@ -200,7 +209,7 @@ async fn trim_down(host: &Host, session: &Session, e: &mut CompactEvent) -> Opti
         let carried = session.carried();
         trim::share(carried.usage, carried.ptl_seen)?
     };
-    if let Err(err) = unpack_with(host, session, e, true).await {
+    if let Err(err) = unpack_with(host, session, e, Texts::WithToolResults).await {
         debug(host, &format!("compact-plus: no trim before the summarizer, the texts did not come: {}", error_text(&err))).await;
         return None;
     }
@@ -258,7 +267,7 @@ fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a st
 pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
     // A subagent's or fork's own compaction: the handoff instructions alone.
     if e.agent_id.truthy() {
-        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, false));
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, None));
         let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
         return Done::PassThrough;
     }
@@ -290,7 +299,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let saved = gather(&host, &session, &mut e).await;
         let first = saved.verbatim.first().map(|v| v.text.as_str());
         let instructions =
-            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.is_some()));
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.as_deref()));
         let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
         let made = protocol::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
         if made {
@@ -306,7 +315,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // then fails costs the pointer, and the summary says nothing it could miss.
     let first = saved.verbatim.first().map(|v| v.text.as_str());
     let instructions =
-        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.is_some()));
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.as_deref()));
     // The engine installs a precomputed summary only for a dispatch whose
     // instructions are as it sent them; changed, it discards that summary and
     // asks the summarizer again (measured on 2.1.328). The precompute's own
