@@ -263,8 +263,8 @@ fn held_out_figures(cases: Vec<Case>) -> Figures {
 /// The held-out figures this redaction must keep: those of the rules as
 /// issue [15] left them (before #14: 109 of 167 and 5 of 101; after #14: 124
 /// and 6; after [15]: 139 and 7 — the provider table and the generic rule
-/// caught 15 more secrets and changed 1 more look-alike; which cases was not
-/// looked at). Recall below `recalled`, or more false positives than
+/// caught 15 more secrets and changed 1 more look-alike; after [15]'s second
+/// round: 140 and 7; which cases was not looked at). Recall below `recalled`, or more false positives than
 /// `false_positives`, is a regression; a rule change that moves the figures
 /// the right way raises the floor with it (the corpus itself stays as it is).
 struct Floor {
@@ -272,7 +272,7 @@ struct Floor {
     false_positives: usize,
 }
 const HELD_OUT_FLOOR: Floor = Floor {
-    recalled: 139,
+    recalled: 140,
     false_positives: 7,
 };
 
