@@ -226,12 +226,12 @@ render-key rnd_ A{32}
 braintree-token access_token$production$|access_token$sandbox$ l{16}$h{32}
 wandb-key @wandb h{40}
 buildkite-token bkua_ h{40}
-crates-io-token cio A{32} e35
-dependency-track-key odt_ A{32}
+crates-io-token @cargo|crates=cio A{32}
+dependency-track-key @dependencytrack|dtrack=odt_ A{32}
 clickup-token pk_ D{3,12}_U{32}
 notion-token secret_ A{43} e35
 honeycomb-key hcaik_|hcxik_|hcamk_|hcxmk_ l{40,70}
-azure-sas-token sig= Q{40,120} e35 keep
+azure-sas-token &sig=|?sig= Q{40,120} e35 keep
 postmark-token @postmark h{8}-h{4}-h{4}-h{4}-h{12}
 linode-token @linode h{64}
 hetzner-token @hcloud|hetzner A{64}

@@ -248,8 +248,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let weak_key = plain_key
         && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
             || (!env_line && not_key_material(v)));
-    let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
-    let handle = NOT_SECRET_TOKEN_NAMES.iter().any(|w| squeezed.contains(w));
+    // Asked last, and only of tokens: it allocates.
+    let handle = || {
+        let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+        NOT_SECRET_TOKEN_NAMES.iter().any(|w| squeezed.contains(w))
+    };
     // A value alone on the line after its key is a guess from indentation: it must read
     // as random.
     let loose = value.next_line && bits_per_char(v.as_bytes()) < 3.0;
@@ -301,7 +304,6 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || weak_survives
         || weak_material
         || weak_key
-        || handle
         || loose
         || digest
         // `"obj.aFunctionCall()"`: code in a string.
@@ -315,7 +317,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             && !connection_string
             && (looks_like_code(v, next)
                 || (is_name_value && (spaced || sep == Separator::Sign(":")))));
-    if survives {
+    if survives || (kind == "token-assignment" && handle()) {
         return None;
     }
     Some(prefer_token(

@@ -65,8 +65,9 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
     };
     // `<password>…</password>`, and `<entry key="db.password">…</entry>` (Java's XML
     // properties): the element's text is the value.
-    let keyed_element = key_quoted && attribute_is_key(bytes, pos);
-    if (keyed_element || (!key_quoted && element_opens(bytes, pos))) && bytes.get(i) == Some(&b'>')
+    if bytes.get(i) == Some(&b'>')
+        && ((key_quoted && attribute_is_key(bytes, pos))
+            || (!key_quoted && element_opens(bytes, pos)))
     {
         return Some(KeySep {
             key,
