@@ -58,6 +58,8 @@ pub(crate) enum Class {
     Bech32,
     /// `F`: `[A-Za-z0-9@/-]`, a webhook's path
     Path,
+    /// `Q`: base64 as a URL query carries it, `[A-Za-z0-9%+/=]` (an Azure SAS signature)
+    UrlBase64,
 }
 
 impl Class {
@@ -80,6 +82,7 @@ impl Class {
             b'M' => Class::AlnumDash,
             b'E' => Class::Bech32,
             b'F' => Class::Path,
+            b'Q' => Class::UrlBase64,
             _ => return None,
         })
     }
@@ -104,6 +107,7 @@ impl Class {
             Class::AlnumDash => alnum || c == b'-',
             Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
             Class::Path => alnum || b"@/-".contains(&c),
+            Class::UrlBase64 => alnum || b"%+/=".contains(&c),
         }
     }
 }

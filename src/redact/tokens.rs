@@ -116,6 +116,11 @@ pub(crate) fn prefer_token(text: &str, s: usize, e: usize, end: usize, kind: &'s
 /// the row's context words (compared without case, `_`, `-` or `.`), and the value is the
 /// row's shape exactly.
 pub(crate) fn context_kind(name: &str, value: &[u8]) -> Option<&'static str> {
+    // No context row's shape is shorter than 15 characters (Dropbox's app key) or holds a
+    // blank; most values a key names are, and this is asked of every one.
+    if value.len() < 15 || value.len() > 256 || value.iter().any(u8::is_ascii_whitespace) {
+        return None;
+    }
     let squeezed: Vec<u8> = name
         .bytes()
         .filter(|c| c.is_ascii_alphanumeric())
