@@ -25,34 +25,12 @@ import { Core, Recall } from './wasm.js'
 import { hookRun } from './run.js'
 import { slim, amended, compaction } from './event.js'
 
-// The compile starts at the first hook (`tool.list` or `prompt.context`, both raised at load) and
-// settles 45–340 ms later (tests/HOST.md); a hook still waiting past this passes through, within
-// the host's 10 s budget.
-const COMPILE_WAIT_MS = 5000
-
-let compiled = null // Promise<WebAssembly.Module | null>, once per load
-let settled = null // what `compiled` gave, once it has
-let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
 let recallOn = true // the recallTool option: the tool is listed and served
 const core = new Core()
 const recall = new Recall()
 
 const text = (err) => String(err && err.message ? err.message : err).slice(0, 300)
-
-// The module, or null when it did not compile or is not there within the wait. Once one hook has
-// waited the whole bound, the others take what is there.
-async function compiledWithin(io) {
-  if (waitedOut) return settled
-  let timer
-  const late = new Promise((resolve) => (timer = io.after(COMPILE_WAIT_MS, () => resolve('late'))))
-  const module = await Promise.race([compiled, late])
-  timer?.cancel?.()
-  if (module !== 'late') return module
-  if (!waitedOut) io.log(`compact-plus: the wasm core was not ready after ${COMPILE_WAIT_MS} ms; hooks pass through until it is`)
-  waitedOut = true
-  return settled
-}
 
 // Runs one hook of the core to its end.
 async function drive(hook, e, next, io) {
@@ -61,7 +39,7 @@ async function drive(hook, e, next, io) {
   // `NEXT_FIRST`): the engine's own work starts now, while the module compiles (tests/HOST.md).
   if (next && NEXT_FIRST.includes(hook)) run.startNext(e)
   try {
-    const module = await compiledWithin(io)
+    const module = await core.compiledWithin(io)
     if (!module) return run.passThrough()
     core.instantiate(module)
     const [json, seen] = coreEvent(hook, e)
@@ -161,13 +139,13 @@ function perform($, call, signal) {
 // The core's module, compiled once per load, from the first hook on: the `tool.list` or
 // `prompt.context` raise at load, before the first prompt (tests/HOST.md).
 function startCompile($) {
-  compiled ??= $.wasm
+  core.compiled ??= $.wasm
     .compile('../pkg/compact_plus_bg.wasm')
     .catch((err) => {
       $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
       return null
     })
-    .then((module) => (settled = module))
+    .then((module) => (core.settled = module))
 }
 
 // The session's tools, with the recall tool added where it is on: a tool of this hook's own

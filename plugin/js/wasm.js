@@ -10,14 +10,36 @@ import { steps } from './steps.js'
 
 const text = (err) => String(err && err.message ? err.message : err).slice(0, 300)
 
+// The compile starts at the first hook (`tool.list` or `prompt.context`, both raised at load) and
+// settles 45–340 ms later (tests/HOST.md); a hook still waiting past this passes through, within
+// the host's 10 s budget.
+const COMPILE_WAIT_MS = 5000
+
 // The core's one instance and what outlives it. One per load of the shim (`register` starts it
 // over with the mod's options).
 export class Core {
+  compiled = null // Promise<WebAssembly.Module | null>: the shim's `$.wasm.compile`, once per load
+  settled = null // what `compiled` gave, once it has
+  waitedOut = false // a hook waited the whole bound: later ones do not wait again
   options = '{}'
   live = false // instantiated, with its options and state
   generation = 0 // bumped at every rebuild: a hook of an older one is lost
   lastId = 0 // the highest hook id handed out: a rebuilt core starts past it
   carried = '' // the session state the core last sent (`carry`), as JSON
+
+  // The module, or null when it did not compile or is not there within the wait. Once one hook has
+  // waited the whole bound, the others take what is there.
+  async compiledWithin(io) {
+    if (this.waitedOut) return this.settled
+    let timer
+    const late = new Promise((resolve) => (timer = io.after(COMPILE_WAIT_MS, () => resolve('late'))))
+    const module = await Promise.race([this.compiled, late])
+    timer?.cancel?.()
+    if (module !== 'late') return module
+    if (!this.waitedOut) io.log(`compact-plus: the wasm core was not ready after ${COMPILE_WAIT_MS} ms; hooks pass through until it is`)
+    this.waitedOut = true
+    return this.settled
+  }
 
   instantiate(module) {
     if (this.live) return
