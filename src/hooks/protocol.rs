@@ -86,7 +86,7 @@ pub enum Call {
     },
     /// The result of the `next` that [`Call::StartNext`] started. A rejection
     /// comes back as a value (`{err, rejected: true}`, read by [`Host::rejection`]):
-    /// the hook may answer a compaction of its own in its place ([`Done::compacted`]);
+    /// the hook may answer a compaction of its own in its place ([`Done::Compacted`]);
     /// any other end passes the very rejection up.
     NextResult,
     /// `$.model.complete({ model, prompt, system, maxTokens, timeoutMs }, { signal: next.signal })`:
@@ -119,12 +119,6 @@ pub enum Call {
     Command { command: String, args: String },
 }
 
-impl Call {
-    pub fn next() -> Call {
-        Call::Next { instructions: None, append: None }
-    }
-}
-
 impl ShimCall for Call {
     fn wait(&self) -> Wait {
         match self {
@@ -140,35 +134,56 @@ impl ShimCall for Call {
     }
 }
 
-/// How a hook ends. The engine's own result always comes through: `next`'s.
+/// How a hook ends: what the shim hands the engine. One variant per way, so no
+/// two endings can be written at once. Whatever the end, `next` is called at
+/// most once: an end that passes the engine's result through takes `next`'s
+/// (the shim calls `next` itself where the hook did not).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Done {
-    /// Replaces `instructionFiles` in `next`'s result (prompt.context).
-    #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
-    pub instruction_files: Option<serde_json::Value>,
-    /// A block added to `next`'s `blocks` (prompt.context): the blocks of a
-    /// compaction whose summary row no hook could reach.
-    #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
-    pub context_block: Option<ContextBlock>,
-    /// A job the shim starts after returning, without waiting for it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub spawn: Option<&'static str>,
-    /// Answer `{ skip }` without `next`: the compaction does not happen.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skip: Option<String>,
+#[serde(tag = "end", rename_all = "camelCase")]
+pub enum Done {
+    /// The engine's own result as it came.
+    PassThrough,
+    /// The engine's result as it came, and a job the shim starts once the hook
+    /// has returned, without waiting for it (`turn.complete`'s turn-end job).
+    Spawn { job: Job },
+    /// The engine's result with the core's changes (prompt.context); at least
+    /// one is set ([`Done::amended`]).
+    Amended {
+        /// Replaces `instructionFiles` in `next`'s result.
+        #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
+        instruction_files: Option<serde_json::Value>,
+        /// A block added to `next`'s `blocks`: the blocks of a compaction whose
+        /// summary row no hook could reach.
+        #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
+        context_block: Option<ContextBlock>,
+    },
+    /// `{ skip: reason }`, without `next`: the compaction does not happen.
+    Skip { reason: String },
     /// The recall tool's answer, without `next` (tool.call).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub answer: Option<String>,
-    /// Answer the recall tool with what the recall module finds (its own
-    /// machine, run by the shim), without `next`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<recall_tool::Recall>,
-    /// After `next` rejected: answer this compaction in the engine's place, as
-    /// `{ messages: [summary row, ...the event's messages at these indices] }`
-    /// (each kept one as the engine handed it, handle and all). Only then: a
-    /// `next` that resolved is always the hook's result.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compacted: Option<Compacted>,
+    Answer { text: String },
+    /// The recall tool's answer is what the recall module finds (its own
+    /// machine, which the shim runs), without `next`.
+    Search { request: recall_tool::Recall },
+    /// A compaction of compact-plus's own, answered in the engine's place.
+    Compacted(Compaction),
+}
+
+/// A job the core runs apart from any hook, started by a hook's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Job {
+    /// After a turn: a `/compact` queued once the context is near the
+    /// auto-compact threshold (`turn_end`).
+    #[serde(rename = "turn-end")]
+    TurnEnd,
+}
+
+impl Job {
+    /// The name the shim starts it by (`start(name, "{}")`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Job::TurnEnd => "turn-end",
+        }
+    }
 }
 
 /// A compaction of compact-plus's own: the summary, a user row, and the
@@ -179,14 +194,23 @@ pub struct Done {
 /// originals and walks back past the boundary (tests/HOST.md, "What
 /// `--resume` rebuilds after a hook's compaction").
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Compacted {
+pub struct Compaction {
     pub summary: String,
     pub keep: Vec<usize>,
-    /// It stands where `next` did not reject: in place of a compaction `next`
-    /// resolved to (a summary row that is no summary), or of one `next` was not
-    /// asked for (the summarizer failed within the cool-down).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub replaces: bool,
+    #[serde(rename = "inPlaceOf")]
+    pub in_place_of: InPlaceOf,
+}
+
+/// What a compaction of compact-plus's own stands in for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum InPlaceOf {
+    /// `next`'s rejection: the engine's compaction failed. The shim answers it
+    /// only where `next` did reject; anywhere else the engine's result stands.
+    Rejection,
+    /// `next`'s result: a summary row that is no summary, or a summarizer not
+    /// asked at all (it failed within the cool-down).
+    Result,
 }
 
 /// One `prompt.context` block, as the engine takes them.
@@ -197,23 +221,16 @@ pub struct ContextBlock {
 }
 
 impl Done {
-    /// The end that changes nothing: the shim lets the engine's result through
-    /// as it came, `next`'s (calling `next` itself where the hook did not). Every
-    /// other end is this with one field set.
-    pub(super) fn pass_through() -> Done {
-        Done {
-            instruction_files: None,
-            context_block: None,
-            spawn: None,
-            skip: None,
-            answer: None,
-            search: None,
-            compacted: None,
-        }
+    pub(super) fn answer(text: &str) -> Done {
+        Done::Answer { text: text.to_owned() }
     }
 
-    pub(super) fn answer(text: &str) -> Done {
-        Done { answer: Some(text.to_owned()), ..Done::pass_through() }
+    /// The engine's result with these changes, or as it came with none.
+    pub(super) fn amended(instruction_files: Option<serde_json::Value>, context_block: Option<ContextBlock>) -> Done {
+        if instruction_files.is_none() && context_block.is_none() {
+            return Done::PassThrough;
+        }
+        Done::Amended { instruction_files, context_block }
     }
 }
 
@@ -264,9 +281,24 @@ mod tests {
         assert_eq!(j, r#"[{"op":"now","waitMs":30000},{"op":"after","ms":5}]"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(c.wait(), Wait::Within(9 + CALL_WAIT_MS), "the completion's own bound, backed up");
-        for untimed in [Call::next(), Call::NextResult, Call::Command { command: "compact".into(), args: String::new() }] {
+        for untimed in [Call::Next { instructions: None, append: None }, Call::NextResult, Call::Command { command: "compact".into(), args: String::new() }] {
             assert_eq!(untimed.wait(), Wait::Untimed, "{untimed:?}");
         }
+    }
+
+    #[test]
+    fn each_end_is_one_shape_the_shim_reads_by_its_name() {
+        let j = |d: &Done| serde_json::to_string(d).unwrap();
+        assert_eq!(j(&Done::PassThrough), r#"{"end":"passThrough"}"#);
+        assert_eq!(j(&Done::Spawn { job: Job::TurnEnd }), r#"{"end":"spawn","job":"turn-end"}"#);
+        assert_eq!(Job::TurnEnd.name(), "turn-end");
+        assert_eq!(j(&Done::amended(None, None)), r#"{"end":"passThrough"}"#, "no change is no amendment");
+        let block = ContextBlock { name: "compact-plus", text: "t".into() };
+        assert_eq!(j(&Done::amended(None, Some(block))), r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"}}"#);
+        assert_eq!(j(&Done::Skip { reason: "r".into() }), r#"{"end":"skip","reason":"r"}"#);
+        assert_eq!(j(&Done::answer("a")), r#"{"end":"answer","text":"a"}"#);
+        let c = Compaction { summary: "s".into(), keep: vec![2], in_place_of: InPlaceOf::Rejection };
+        assert_eq!(j(&Done::Compacted(c)), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection"}"#);
     }
 
     #[test]

@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
-use super::shared::number_or;
 use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
+use crate::recall_tool::Reach;
 
 /// The mod's options, as `register(on, options)` receives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,13 +19,13 @@ pub struct Options {
     pub verbatim_tokens: f64,
     pub keep_days: f64,
     pub redact: bool,
-    pub recall_tool: bool,
+    /// `recallTool` and `recallScope`: no recall tool, this session's
+    /// history alone, or this project's earlier sessions too.
+    pub recall: Reach,
     /// When the engine's compaction fails, answer one of compact-plus's own.
     pub rescue: bool,
     /// The model the rescue's summary is asked of: not the one failing.
     pub rescue_model: String,
-    /// `recallScope: "session"` keeps the recall tool to this session's history.
-    pub recall_project: bool,
 }
 
 /// The engine's small fast model, as `$.model.complete` names it (an alias,
@@ -39,10 +39,9 @@ impl Default for Options {
             verbatim_tokens: 8000.0,
             keep_days: prune::KEEP_DAYS,
             redact: true,
-            recall_tool: true,
+            recall: Reach::Project,
             rescue: true,
             rescue_model: RESCUE_MODEL.into(),
-            recall_project: true,
         }
     }
 }
@@ -70,16 +69,20 @@ impl Options {
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
-        let keep_days = number_or(&raw.keep_days, d.keep_days);
+        let keep_days = raw.keep_days.number_or(d.keep_days);
         Options {
-            turn_end_percent: number_or(&raw.turn_end_percent, d.turn_end_percent),
-            verbatim_tokens: number_or(&raw.verbatim_tokens, d.verbatim_tokens),
+            turn_end_percent: raw.turn_end_percent.number_or(d.turn_end_percent),
+            verbatim_tokens: raw.verbatim_tokens.number_or(d.verbatim_tokens),
             // A keep period that is no number keeps everything rather than nothing;
             // under a day it would prune folders of sessions live in other terminals.
             keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days.max(prune::MIN_KEEP_DAYS) },
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
-            recall_tool: raw.recall_tool != JsVal::Bool(false),
+            recall: match &raw.recall_scope {
+                _ if raw.recall_tool == JsVal::Bool(false) => Reach::Off,
+                JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session") => Reach::Session,
+                _ => Reach::Project,
+            },
             rescue: raw.rescue != JsVal::Bool(false),
             // A blank or absent model is the default one.
             rescue_model: raw
@@ -89,7 +92,6 @@ impl Options {
                 .filter(|m| !m.is_empty())
                 .unwrap_or(RESCUE_MODEL)
                 .to_owned(),
-            recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
         }
     }
 }
@@ -173,6 +175,10 @@ pub struct Carried {
     /// attachment). `None`: not known in this process, then looked for on disk
     /// (`.verbatim.json`), then in the messages. The conversation's.
     pub verbatim: Option<Vec<String>>,
+    /// The engine's texts found otherwise than compact-plus knows them that
+    /// the debug log has told of, a bit each (`engine::Unexpected`). The
+    /// process's: once a process is enough.
+    pub unexpected_told: u8,
 }
 
 impl Default for Carried {
@@ -192,6 +198,7 @@ impl Default for Carried {
             ptl_seen: false,
             cool_down: None,
             verbatim: None,
+            unexpected_told: 0,
         }
     }
 }
@@ -230,6 +237,8 @@ impl Carried {
             queued: _,
             // The process's count of what replaced the context: the clear is one more.
             compactions,
+            // Told once a process: the engine's wording does not change with the conversation.
+            unexpected_told: _,
         } = self;
         *pending = fresh.pending;
         *row_only = fresh.row_only;

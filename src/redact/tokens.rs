@@ -4,7 +4,7 @@
 //! too, against a value the key-value reader has already cut out.
 
 use super::entropy::bits_per_char;
-use super::format::{Body, Check, Class, Format, Part, Reveal, Standing};
+use super::format::{Body, Check, Class, Format, Piece, Reveal, Standing};
 use super::formats::formats;
 use super::hit::Hit;
 use super::not_secret::is_name;
@@ -196,7 +196,7 @@ fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
 }
 
 /// One part: its separator, then the longest run of its class up to `max`.
-fn part_end(b: &[u8], at: usize, part: &Part) -> Option<usize> {
+fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
     let start = match part.sep {
         Some(sep) => (b.get(at) == Some(&sep)).then_some(at + 1)?,
         None => at,

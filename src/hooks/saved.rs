@@ -1,17 +1,18 @@
-//! What a compaction gathers for the blocks after its summary, whoever writes
-//! the summary: the engine's summarizer (`session_compact`) or compact-plus's
-//! rescue (`rescue`). Both import it; neither imports the other for it.
+//! What a compaction saves beside its summary, whoever writes the summary (the
+//! engine's summarizer in `session_compact`, compact-plus's own in `rescue`):
+//! the history, the person's words, and what the block after the summary
+//! checks the summary against. Both import it; neither imports the other.
 
+use super::host::{debug, error_text};
 use super::protocol::{Call, Host};
-use super::shared::{debug, error_text};
 use super::state::Session;
 use crate::audit;
 use crate::compaction::verbatim;
 
-/// Before `next`, the history folder and the verbatim entries (the handoff
+/// Before `next`, the history folder and the person's words (the handoff
 /// instructions name both); while `next` runs, the history written and the
 /// identifiers the audit will look for in the summary.
-pub(super) struct Gathered {
+pub(super) struct Saved {
     pub(super) dir: Option<String>,
     /// The first history part that was written.
     pub(super) file: Option<String>,
