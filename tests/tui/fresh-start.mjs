@@ -6,9 +6,10 @@
 //   const s = await freshStart({ variant: 'compact-plus', install: 'marketplace', index: 3 })
 //   s.enterToAnswerMs, s.enterToRequestMs, s.lost, s.exact, s.toolInFirst, s.hooks, s.tui
 //
-// variant: 'none' (the engine alone), 'pass-through' (bench/pass-through-mod: compact-plus's events
-// hooked, each passed on untouched: the engine's cost of hosting such a mod), 'compact-plus' (this
-// repo), 'reference' (built from the seed at run time, tests/e2e/reference-mod.mjs). install: 'marketplace' (a folder marketplace in the
+// variant: 'none' (the engine alone), 'empty' (a hooks module that hooks nothing: the host's floor),
+// 'pass-through' (compact-plus's seven registrations, each passing its event on: the engine's cost of
+// hosting such a mod; both bench/host-mods.mjs), 'compact-plus' (this repo), 'reference' (built
+// from the seed at run time, tests/e2e/reference-mod.mjs). install: 'marketplace' (a folder marketplace in the
 // throwaway HOME, `claude plugin marketplace add` + `claude plugin install`, as people install it)
 // or 'plugin-dir' (`--plugin-dir` a copy: the interactive CLI then also writes type roots into the
 // folder before it loads the hooks, measured: the plugins load 0.5–1 s later than installed ones,
@@ -17,10 +18,12 @@
 // number: ms between the keys, one key per tmux call (the Enter lands that much later).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { Tui, isIdle, inputLine, RECALL_TOOL, textOf } from './driver.mjs'
 import { buildReferenceMod } from '../e2e/reference-mod.mjs'
 import { REPO_ROOT } from '../e2e/harness.mjs'
+import { buildProbe } from '../../bench/host-mods.mjs'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 /** How long a start may take to show the prompt box, and an Enter to reach the API (a busy CI). */
@@ -29,11 +32,12 @@ const TAKEN_TIMEOUT_MS = 20000
 const POLL_MS = 10
 
 let reference = null
+const probes = {}
 function sourceOf(variant) {
   // TUI_PLUGIN_SRC: another tree as compact-plus (a `git archive` of another commit, to compare).
   if (variant === 'compact-plus') return process.env.TUI_PLUGIN_SRC ?? REPO_ROOT
   if (variant === 'reference') return (reference ??= buildReferenceMod())
-  if (variant === 'pass-through') return path.join(REPO_ROOT, 'bench', 'pass-through-mod')
+  if (variant === 'empty' || variant === 'pass-through') return (probes[variant] ??= buildProbe(variant, fs.mkdtempSync(path.join(os.tmpdir(), 'cp-probe-'))))
   return null
 }
 
@@ -57,10 +61,10 @@ function promptOf(req) {
   return blocks.filter((b) => b?.type === 'text' && !String(b.text).startsWith('<system-reminder>')).map((b) => b.text).join('\n').trim()
 }
 
-/** The first hook times of the mod's hooks module (ours, the reference, the pass-through) in the debug log. */
+/** The first hook times of the mod's hooks module (ours, the reference, a probe) in the debug log. */
 function hookTimes(tui) {
   const times = {}
-  for (const l of tui.debugLines(/hooks module (compact-plus|pass-through)\S*@\S+ \S+ settled in/)) {
+  for (const l of tui.debugLines(/hooks module (compact-plus|probe-)\S*@\S+ \S+ settled in/)) {
     const m = /hooks module \S+@\S+ (\S+) settled in ([\d.]+)ms/.exec(l)
     if (m && times[m[1]] === undefined) times[m[1]] = Number(m[2])
   }
