@@ -18,7 +18,7 @@
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
 //    it has run; nothing waits on the job.)
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL } from '../pkg/compact_plus.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL, COMMANDS } from '../pkg/compact_plus.js'
 import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
 // A `$` call that hangs must not hang the compaction: the hook's budget stops
@@ -134,6 +134,7 @@ function downEvent(e, call) {
     down = { ...down, message: { ...down.message, content } }
   }
   if (Array.isArray(call.cut) && Array.isArray(down.messages)) down = { ...down, messages: cutMessages(down.messages, call.cut) }
+  if (Array.isArray(call.content)) down = { ...down, message: { ...down.message, content: call.content.map((t) => ({ type: 'text', text: t })) } }
   return down
 }
 
@@ -277,6 +278,8 @@ async function answer(call, run, seen, next, io) {
     case 'next':
       if (run.called || !next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
+    case 'search':
+      return { ok: await search(call.search, io) }
     default:
       try {
         return { ok: await io.perform(call) }
@@ -289,6 +292,8 @@ async function answer(call, run, seen, next, io) {
 // What the hook returns once the core is done.
 async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
+  if (Array.isArray(done.notice)) notice(done.notice, io)
+  if (typeof done.reply === 'string') return { text: done.reply, isTextDisplayOnly: true }
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
   if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)
@@ -300,6 +305,19 @@ async function finish(done, run, io) {
     result = { ...result, blocks: [...blocks, done.contextBlock] }
   }
   return result
+}
+
+// The core's lines for the person, logged once the hook has returned: the
+// terminal draws a line logged inside session.compact above the `/compact`
+// line, one logged after it below `Compacted` (tests/HOST.md).
+function notice(lines, io) {
+  io.after(0, () => {
+    for (const line of lines) {
+      try {
+        io.say(String(line))
+      } catch {}
+    }
+  })
 }
 
 // The core's own compaction, answered after `next` rejected: its summary as a
@@ -479,6 +497,8 @@ function perform($, call, signal) {
       return $.command.run({ command: call.command, args: call.args })
     case 'registerTool':
       return $.tool.register(call.spec)
+    case 'messages':
+      return $.session.messages({ last: call.last })
     case 'complete':
       // `timeoutMs` bounds the call itself (a `$` call's time is not the
       // hook's); `next.signal` cuts it when the person presses Esc [dts].
@@ -499,6 +519,7 @@ const UNTIMED = new Set(['after', 'command'])
 function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
+    say: (line) => $.ui.log(line),
     after: (ms, fn) => $.clock.after(ms, fn),
     perform(call) {
       const op = perform($, call, signal)
@@ -514,6 +535,20 @@ function hostOf($, signal) {
   }
 }
 
+// The person's slash commands, registered once per load at the first hook the
+// engine raises (`tool.list`, at load): a command typed before it is
+// registered goes to the model as a prompt (tests/HOST.md).
+let commandsAsked = false
+function registerCommands($) {
+  if (commandsAsked) return
+  commandsAsked = true
+  for (const spec of COMMANDS) {
+    Promise.resolve()
+      .then(() => $.command.register(spec))
+      .catch((err) => $.ui.log(`compact-plus: no /${spec.name}: ${text(err).slice(0, 300)}`, { to: 'debug' }))
+  }
+}
+
 // One hook for every event; `next.event` says which.
 function hook($, e, next) {
   compiled ??= $.wasm
@@ -523,7 +558,7 @@ function hook($, e, next) {
       return null
     })
     .then((module) => (settled = module))
-  if (next.event === 'tool.call') {
+  if (next.event === 'tool.call' || next.event === 'command.run') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
       return null
@@ -546,6 +581,9 @@ export function register(on, opts) {
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
   on('session.end', hook).catch(($, e, next) => next(e))
+  on('tool.list', ($, e, next) => (registerCommands($), next(e))).catch(($, e, next) => next(e))
+  for (const { name } of COMMANDS) on('command.run', { command: name }, hook).catch(() => ({ text: `/${name} failed`, isTextDisplayOnly: true }))
+  on('session.append', { door: 'command' }, hook).catch(($, e, next) => next(e))
   if (opts?.recallTool === false) return
   on('session.start', hook).catch(($, e, next) => next(e))
   on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))

@@ -9,6 +9,8 @@
 //! - [`audit`] (what the summary dropped), [`redact`] (credentials out of what is
 //!   kept), [`prune`] (old history folders), [`recall_tool`] (the tool's spec and
 //!   input), [`instructions`] (the engine's own reading of instruction files).
+//! - [`steer`]: what the person sees of compaction and steers it by (the
+//!   receipt, pins, their own recall, the brief from an earlier session).
 //! - [`text`], [`message`]: text as JavaScript sees it, and the host's data.
 //! - [`compat`] (feature `compat`, every test build): the reference's functions,
 //!   for its exports, the golden vectors and the benchmark; not in the shipped `.wasm`.
@@ -24,6 +26,7 @@ pub mod redact;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
+pub mod steer;
 pub mod hooks;
 #[cfg(feature = "bindings")]
 pub mod bindings;

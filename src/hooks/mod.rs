@@ -21,6 +21,9 @@
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
 //! recall tool's `tool.call`), and `shared` (the calls they share).
 
+mod brief;
+mod command;
+mod pins;
 mod prompt_context;
 pub mod protocol;
 mod recall;
@@ -131,7 +134,8 @@ impl Core {
             }
             "session.append" => {
                 let e = parse_event(event);
-                Machine::new(move |h| session_append::session_append(h, s, e))
+                let raw = event.to_owned();
+                Machine::new(move |h| session_append::session_append(h, s, e, raw))
             }
             "prompt.context" => {
                 let e = parse_event(event);
@@ -143,6 +147,12 @@ impl Core {
             }
             "turn-end" => Machine::new(move |h| turn_end::turn_end(h, s)),
             "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
+            "command.run" => {
+                let e: serde_json::Value = serde_json::from_str(&text::well_formed_json(event)).unwrap_or_default();
+                let field = |k: &str| e.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
+                let (name, args) = (field("command"), field("args"));
+                Machine::new(move |h| command::command_run(h, s, name, args))
+            }
             "tool.call" => {
                 let input = event.to_owned();
                 Machine::new(move |h| recall::recall_files(h, s, input))

@@ -65,6 +65,10 @@ pub enum Call {
         #[serde(skip_serializing_if = "Option::is_none")]
         append: Option<Vec<String>>,
     },
+    /// The hook's `next` with the row's text blocks replaced by these
+    /// (`session.append`: `next({ ...e, message: { ...e.message, content } })`).
+    #[serde(rename = "next")]
+    NextRow { content: Vec<String> },
     /// The hook's `next`, started but not awaited: the shim calls it and answers
     /// at once, so the core works while the summarizer does (the engine sends
     /// the summary request in the turns the core's later calls give it).
@@ -108,6 +112,11 @@ pub enum Call {
     },
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
+    /// `$.session.messages({ last })`: the newest rows of the main conversation.
+    Messages { last: u32 },
+    /// The recall module's search, as the recall tool runs it (`Done::search`);
+    /// the answer is its text.
+    Search { search: Search },
     /// `$.command.run({ command, args })`: queued until the session is idle; it
     /// resolves only after the queued command has run (measured on 2.1.328).
     Command { command: String, args: String },
@@ -322,6 +331,16 @@ pub struct Done {
     /// them (the search is the recall wasm's), without `next`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
+    /// Lines for the person's transcript (`$.ui.log`, `ui_log` headless), never
+    /// the model's, logged once the hook has returned: logged inside a
+    /// `session.compact` hook the terminal draws them above the `/compact` line,
+    /// after it they come below its `Compacted` (measured on 2.1.328).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notice: Vec<String>,
+    /// A slash command's answer, without `next`: shown to the person alone
+    /// (`{ text, isTextDisplayOnly: true }`), never sent to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
     /// After `next` rejected: answer this compaction in the engine's place, as
     /// `{ messages: [summary row, ...the event's messages at these indices] }`
     /// (each kept one as the engine handed it, handle and all). Only then: a
@@ -402,12 +421,18 @@ impl Done {
             skip: None,
             answer: None,
             search: None,
+            notice: Vec::new(),
+            reply: None,
             compacted: None,
         }
     }
 
     pub(super) fn answer(text: &str) -> Done {
         Done { answer: Some(text.to_owned()), ..Done::pass_through() }
+    }
+
+    pub(super) fn reply(text: String) -> Done {
+        Done { reply: Some(text), ..Done::pass_through() }
     }
 }
 
@@ -472,6 +497,8 @@ mod tests {
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
         assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
+        assert_eq!(serde_json::to_string(&Call::NextRow { content: vec!["t".into()] }).unwrap(), r#"{"op":"next","content":["t"]}"#);
+        assert_eq!(serde_json::to_string(&Call::Messages { last: 1 }).unwrap(), r#"{"op":"messages","last":1}"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(
             serde_json::to_string(&c).unwrap(),

@@ -10,6 +10,10 @@ use super::session_compact::Gathered;
 use super::shared::{debug, json_str, keep_pending, keep_words, log, now};
 use super::state::Session;
 use crate::audit;
+use crate::steer::{
+    self,
+    receipt::{Author, Receipt, Rescue as ReceiptRescue},
+};
 use crate::compaction::{handoff, history, rescue, verbatim};
 use crate::message::{Message, Messages};
 
@@ -110,7 +114,7 @@ pub(super) struct Failed<'a> {
 /// pass-through (the rejection goes up as it came) when the rescue is off or
 /// the person aborted the compaction.
 pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, rejection: &Rejection) -> Done {
-    let Failed { messages, gathered, trigger, person_instructions, whole } = failed;
+    let Failed { messages, mut gathered, trigger, person_instructions, whole } = failed;
     if !session.options.rescue || rejection.aborted {
         return Done::pass_through();
     }
@@ -134,18 +138,30 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
     let keep_at = if whole { rescue::keep_from(messages, rescue::KEEP_TOKENS) } else { None };
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
-    let entries = verbatim::not_kept(gathered.verbatim, &kept);
+    let chosen = gathered.verbatim.len();
+    let entries = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
     let mark = super::session_compact::row_mark(Some(trigger), &kept);
-    let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
-    let words: Vec<String> = entries.iter().map(|e| session.clean(&e.text)).collect();
+    let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &gathered.redacted)).collect();
+    // The person's pins with their words, where the context does not hold them already.
+    let pinned = match &gathered.dir {
+        Some(dir) => super::pins::load(host, dir).await,
+        None => Vec::new(),
+    };
+    let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+    context.extend(entries.iter().map(|e| e.text.as_str()));
+    let (pins, pins_held) = steer::pins::shown(&pinned, &context);
+    let block = steer::pins::with_words(&pins, (!entries.is_empty()).then(|| verbatim::render(&entries, mark)));
+    let mut listed = 0;
     let pointer = match (&gathered.file, &gathered.dir) {
         (Some(file), Some(dir)) => {
             let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
-            let mentions = gathered.mentions.unwrap_or_else(|| audit::collect(messages));
+            let mentions = gathered.mentions.take().unwrap_or_else(|| audit::collect(messages));
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
-            if let Some(a) = audit::render(&audit::dropped(&mentions, &kept_texts)) {
+            let dropped = audit::dropped(&mentions, &kept_texts);
+            listed = dropped.len();
+            if let Some(a) = audit::render(&dropped) {
                 p = format!("{p}\n\n{a}");
             }
             Some(p)
@@ -199,5 +215,23 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         ];
         log(host, session, dir, &entry).await;
     }
-    Done { compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }), ..Done::pass_through() }
+    let notice = session.options.receipt.then(|| {
+        let author = if tier == 1 { Author::Model(session.options.rescue_model.clone()) } else { Author::Digest { why: t1.why_not.clone() } };
+        Receipt {
+            saved: super::session_compact::saved(&gathered),
+            words_kept: chosen,
+            words_left_out: gathered.considered.saturating_sub(chosen),
+            listed,
+            redacted: gathered.redacted.take(),
+            pins: pins.len(),
+            pins_held,
+            rescue: Some(ReceiptRescue { cause: cause.to_owned(), author }),
+        }
+        .lines(gathered.dir.as_deref())
+    });
+    Done {
+        compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }),
+        notice: notice.unwrap_or_default(),
+        ..Done::pass_through()
+    }
 }

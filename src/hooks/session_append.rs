@@ -1,5 +1,8 @@
 //! `session.append` at door `compaction`: the summary row of the main
-//! conversation gets the blocks the last compaction left pending.
+//! conversation gets the blocks the last compaction left pending. At door
+//! `command`: the rows of compact-plus's own commands rewritten
+//! (`steer::command::rewrite_row`): a `/recall` query never reaches the model,
+//! a pinned credential goes redacted.
 
 use serde::Deserialize;
 use std::rc::Rc;
@@ -8,12 +11,14 @@ use super::protocol::{Call, Done, Host};
 use super::shared::{history_dir, keep_pending};
 use super::state::{Channel, Session};
 use crate::message::{self, JsVal};
+use crate::steer;
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct AppendEvent {
     #[serde(rename = "agentId")]
     agent_id: JsVal,
+    door: JsVal,
     message: message::Lenient<AppendMessage>,
 }
 
@@ -25,7 +30,10 @@ struct AppendMessage {
     role: JsVal,
 }
 
-pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEvent) -> Done {
+pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEvent, raw: String) -> Done {
+    if e.door.as_str() == Some("command") && !e.agent_id.truthy() {
+        return command_row(&host, &session, &raw).await;
+    }
     let is_summary_row = e.message.0.as_ref().is_some_and(|m| m.kind.as_str() == Some("user") && m.role.as_str() == Some("user"));
     let pending = session.carried().pending.is_some();
     if !pending || e.agent_id.truthy() || !is_summary_row {
@@ -36,5 +44,33 @@ pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEv
     if let Ok(Some(dir)) = history_dir(&host).await {
         keep_pending(&host, &dir, None).await;
     }
+    Done::pass_through()
+}
+
+/// A row of compact-plus's own command, rewritten; every other row as it came.
+/// Only a row of text blocks alone is rewritten (a command line is one).
+async fn command_row(host: &Host, session: &Session, raw: &str) -> Done {
+    let e: serde_json::Value = serde_json::from_str(&crate::text::well_formed_json(raw)).unwrap_or_default();
+    let blocks = e.pointer("/message/content").and_then(serde_json::Value::as_array);
+    let clean = |t: &str| session.clean(t);
+    let mut content = Vec::new();
+    let mut changed = false;
+    for b in blocks.map_or(&[][..], Vec::as_slice) {
+        let text = b.get("text").and_then(serde_json::Value::as_str);
+        let Some(text) = text.filter(|_| b.get("type").and_then(serde_json::Value::as_str) == Some("text")) else {
+            return Done::pass_through();
+        };
+        match steer::command::rewrite_row(text, &clean) {
+            Some(new) => {
+                changed = true;
+                content.push(new);
+            }
+            None => content.push(text.to_owned()),
+        }
+    }
+    if !changed {
+        return Done::pass_through();
+    }
+    let _ = host.call(Call::NextRow { content }).await;
     Done::pass_through()
 }

@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 use std::rc::Rc;
 
 use super::parse_event;
+use super::pins;
 use super::rescue::{self, Failed};
 use super::protocol::{self, Call, Done, Host};
 use super::shared::{carried_words, debug, env, error_text, history_dir, json_number, json_str, keep_pending, keep_words, log, now, session_id};
@@ -15,8 +16,10 @@ use super::state::{Channel, Pending, Session};
 use super::turn_end::marker;
 use crate::compaction::{self, handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
+use crate::steer::receipt::{Receipt, Saved, Tally};
 use crate::text::stamp;
-use crate::{audit, prune};
+use crate::{audit, prune, steer};
+use std::cell::RefCell;
 
 /// How long after compact-plus answered a failed compaction an automatic one is
 /// answered without the engine's summarizer.
@@ -71,8 +74,15 @@ pub(super) struct Gathered {
     pub(super) file: Option<String>,
     pub(super) parts: usize,
     pub(super) verbatim: Vec<verbatim::Entry>,
+    /// The person's messages the verbatim block chose from (the receipt's
+    /// "left out by the budget" is the rest).
+    pub(super) considered: usize,
     /// The conversation's identifiers, collected while the summarizer works.
     pub(super) mentions: Option<audit::Mentions>,
+    /// The history's size in bytes, all parts.
+    pub(super) bytes: usize,
+    /// What redaction replaced on the way to disk and into the blocks.
+    pub(super) redacted: RefCell<Tally>,
 }
 
 /// Before `next`: the history folder and the verbatim block, which the handoff
@@ -91,8 +101,9 @@ async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathere
         fill_person_texts(host, &mut e.messages.0).await;
     }
     let previous = carried_words(host, session, dir.as_deref()).await;
+    let considered = verbatim::considered(previous.as_deref(), &e.messages.0);
     let verbatim = verbatim::select(previous, &e.messages.0, session.options.verbatim_tokens);
-    Gathered { dir, file: None, parts: 0, verbatim, mentions: None }
+    Gathered { dir, file: None, parts: 0, verbatim, considered, mentions: None, bytes: 0, redacted: RefCell::default() }
 }
 
 /// The texts of the user rows, where the verbatim block comes from. A failed
@@ -161,9 +172,10 @@ async fn write_history(
     unpack_event(host, session, e).await?;
     terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
-    let texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+    let texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &gathered.redacted));
     let names: Vec<String> =
         (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
+    let sizes: Vec<usize> = texts.iter().map(String::len).collect();
     let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
     // A failed write (over the limit, a full disk) costs that part alone.
     let results = host.ask(writes).await;
@@ -174,6 +186,7 @@ async fn write_history(
     }
     gathered.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
     gathered.parts = names.len();
+    gathered.bytes = sizes.iter().zip(&results).filter(|(_, r)| r.is_ok()).map(|(n, _)| n).sum();
     if gathered.file.is_some() {
         gathered.mentions = Some(audit::collect(messages));
     }
@@ -377,12 +390,29 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.rescued_at = None;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
-    let verbatim = verbatim::not_kept(gathered.verbatim, &kept);
+    // Chosen for the block: in it, or kept by the engine after the summary.
+    let chosen = gathered.verbatim.len();
+    let verbatim = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
     let mut pending = Pending {
-        words: verbatim.iter().map(|v| session.clean(&v.text)).collect(),
+        words: verbatim.iter().map(|v| session.clean_counted(&v.text, &gathered.redacted)).collect(),
         mark: row_mark(e.trigger.as_str(), &kept),
         blocks: Vec::new(),
+        pins: Vec::new(),
     };
+    // The person's pins, in the block with their words, where the context does
+    // not hold them word for word already.
+    let pinned = match &gathered.dir {
+        Some(dir) => pins::load(&host, dir).await,
+        None => Vec::new(),
+    };
+    let held = {
+        let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+        context.extend(pending.words.iter().map(String::as_str));
+        let (shown, held) = steer::pins::shown(&pinned, &context);
+        pending.pins = shown;
+        held
+    };
+    let mut listed = 0;
     if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
         let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
         // What the summary dropped: identifiers from before that neither the
@@ -391,6 +421,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(block.iter().map(String::as_str));
         let dropped = gathered.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
+        listed = dropped.len();
         if let Some(audit) = audit::render(&dropped) {
             pointer = format!("{pointer}\n\n{}", session.clean(&audit));
         }
@@ -431,7 +462,28 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         entry.push(("file", gathered.file.as_deref().map_or("null".into(), json_str)));
         log(&host, &session, dir, &entry).await;
     }
-    Done::pass_through()
+    let notice = session.options.receipt.then(|| {
+        Receipt {
+            saved: saved(&gathered),
+            words_kept: chosen,
+            words_left_out: gathered.considered.saturating_sub(chosen),
+            listed,
+            redacted: gathered.redacted.take(),
+            pins: pending.as_ref().map_or(0, |p| p.pins.len()),
+            pins_held: held,
+            rescue: None,
+        }
+        .lines(gathered.dir.as_deref())
+    });
+    Done { notice: notice.unwrap_or_default(), ..Done::pass_through() }
+}
+
+/// Where the history went, for the receipt.
+pub(super) fn saved(gathered: &Gathered) -> Saved {
+    match &gathered.file {
+        Some(path) => Saved::File { path: path.clone(), bytes: gathered.bytes, parts: gathered.parts },
+        None => Saved::Nowhere,
+    }
 }
 
 /// Counts a compaction in `State::compacting` for as long as the guard lives: its

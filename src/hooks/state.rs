@@ -10,6 +10,7 @@ use super::shared::number_or;
 use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
+use crate::steer::receipt::Tally;
 
 /// The mod's options, as `register(on, options)` receives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,11 @@ pub struct Options {
     pub rescue_model: String,
     /// `recallScope: "session"` keeps the recall tool to this session's history.
     pub recall_project: bool,
+    /// One or two lines for the person after every compaction (`receipt`).
+    pub receipt: bool,
+    /// At a new session's first prompt, the brief from this project's newest
+    /// earlier summary (`sessionBrief`).
+    pub session_brief: bool,
 }
 
 /// The engine's small fast model, as `$.model.complete` names it (an alias,
@@ -42,6 +48,8 @@ impl Default for Options {
             rescue: true,
             rescue_model: RESCUE_MODEL.into(),
             recall_project: true,
+            receipt: true,
+            session_brief: true,
         }
     }
 }
@@ -66,6 +74,9 @@ impl Options {
             rescue_model: JsVal,
             #[serde(rename = "recallScope")]
             recall_scope: JsVal,
+            receipt: JsVal,
+            #[serde(rename = "sessionBrief")]
+            session_brief: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -89,6 +100,8 @@ impl Options {
                 .unwrap_or(RESCUE_MODEL)
                 .to_owned(),
             recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
+            receipt: raw.receipt != JsVal::Bool(false),
+            session_brief: raw.session_brief != JsVal::Bool(false),
         }
     }
 }
@@ -172,6 +185,10 @@ pub struct Carried {
     /// attachment). `None`: not known in this process, then looked for on disk
     /// (`.verbatim.json`), then in the messages. The conversation's.
     pub verbatim: Option<Vec<String>>,
+    /// This process has decided on the brief from an earlier session: given,
+    /// or not (a resumed session, none to give, the option off). The
+    /// process's: a `/clear` starts no new brief, it is the person's fresh start.
+    pub brief_done: bool,
 }
 
 impl Default for Carried {
@@ -191,6 +208,7 @@ impl Default for Carried {
             ptl_seen: false,
             rescued_at: None,
             verbatim: None,
+            brief_done: false,
         }
     }
 }
@@ -229,6 +247,9 @@ impl Carried {
             queued: _,
             // The process's count of what replaced the context: the clear is one more.
             compactions,
+            // The brief is for the process's first conversation: after a
+            // `/clear` the person starts fresh, the last session's brief is noise.
+            brief_done: _,
         } = self;
         *pending = fresh.pending;
         *row_only = fresh.row_only;
@@ -267,11 +288,14 @@ pub struct Pending {
     /// reaches the model inside the turn that asked it.
     pub mark: Mark,
     pub blocks: Vec<String>,
+    /// The person's pins (redacted), in the block with their words: those the
+    /// context did not already hold word for word when the compaction was made.
+    pub pins: Vec<String>,
 }
 
 impl Pending {
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty() && self.blocks.is_empty()
+        self.words.is_empty() && self.blocks.is_empty() && self.pins.is_empty()
     }
 
     /// The texts `channel` hands the model: what comes with a new prompt marks
@@ -283,6 +307,7 @@ impl Pending {
         };
         let entries: Vec<verbatim::Entry> = self.words.iter().map(|t| verbatim::Entry { text: t.clone(), handle: None }).collect();
         let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
+        let block = crate::steer::pins::with_words(&self.pins, block);
         block.into_iter().chain(self.blocks.iter().cloned()).collect()
     }
 }
@@ -316,5 +341,17 @@ impl Session {
         } else {
             text.to_owned()
         }
+    }
+
+    /// `clean`, counting what it redacted in `tally` (for the receipt).
+    pub fn clean_counted(&self, text: &str, tally: &RefCell<Tally>) -> String {
+        if !self.options.redact {
+            return text.to_owned();
+        }
+        let (out, n) = crate::redact::redact_counted(text);
+        if n > 0 {
+            tally.borrow_mut().count(text);
+        }
+        out.into_owned()
     }
 }

@@ -1,0 +1,79 @@
+//! At the first prompt of a new session: the brief from this project's newest
+//! earlier summary (`steer::brief`), once per process. A new session is one
+//! whose conversation holds no row at its first `prompt.context` (measured on
+//! 2.1.328, terminal and headless: `$.session.messages()` answers `[]` there,
+//! and a `--resume`d or `--continue`d one its rows; headless, a resumed
+//! process's first one rejects, the session not bound yet, and the next
+//! answers the rows). This project's sessions are those with a Claude Code
+//! transcript in its folder; their summaries are in the history root.
+
+use super::protocol::{self, Call, ContextBlock, Host};
+use super::shared::history_dir;
+use crate::message::JsVal;
+use super::state::Session;
+use crate::prune::{Entry, DAY_MS};
+use crate::recall_tool::is_summary_file;
+use crate::steer::brief;
+
+/// The block and the person's line, where this is a new session's first
+/// prompt and an earlier summary of the project is there to brief from.
+pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBlock, String)> {
+    if session.carried().brief_done {
+        return None;
+    }
+    if !session.options.session_brief {
+        session.carried_mut().brief_done = true;
+        return None;
+    }
+    // Not bound yet (no list): decided at the next prompt.context.
+    let asked = host.ask(vec![Call::Messages { last: 1 }, Call::Cwd, Call::Now]).await;
+    let JsVal::Array(rows) = protocol::value::<JsVal>(&asked[0]).unwrap_or_default() else { return None };
+    session.carried_mut().brief_done = true;
+    if !rows.is_empty() {
+        return None;
+    }
+    let (Ok(JsVal::Str(cwd)), Ok(JsVal::Num(now))) = (protocol::value::<JsVal>(&asked[1]), protocol::value::<JsVal>(&asked[2])) else {
+        return None;
+    };
+    let dir = history_dir(host).await.ok()??;
+    let (root, own) = dir.rsplit_once('/')?;
+    let claude = root.strip_suffix("/compact-history")?;
+    let cutoff = now - session.options.keep_days * DAY_MS;
+    let transcripts = format!("{claude}/projects/{}", brief::project_folder(&cwd));
+    let listed: Vec<Entry> = protocol::value(&host.call(Call::List { path: transcripts }).await).ok()?;
+    // The newest first, at most `MAX_SESSIONS` of them.
+    let mut ids: Vec<(f64, &str)> = Vec::new();
+    for e in listed.iter().filter(|e| e.kind == "file" && e.mtime_ms >= cutoff) {
+        let Some(id) = e.name.strip_suffix(".jsonl").filter(|id| *id != own && !id.is_empty() && !id.contains('/')) else { continue };
+        let at = ids.iter().position(|(t, _)| *t < e.mtime_ms).unwrap_or(ids.len());
+        if at < brief::MAX_SESSIONS {
+            ids.insert(at, (e.mtime_ms, id));
+            ids.truncate(brief::MAX_SESSIONS);
+        }
+    }
+    if ids.is_empty() {
+        return None;
+    }
+    // Those that never compacted have no folder: their listing rejects.
+    let listings = host.ask(ids.iter().map(|(_, id)| Call::List { path: format!("{root}/{id}") }).collect()).await;
+    let mut newest: Option<(f64, &str, String)> = None;
+    for ((_, id), listing) in ids.iter().zip(&listings) {
+        for e in protocol::value::<Vec<Entry>>(listing).unwrap_or_default() {
+            let fresher = newest.as_ref().is_none_or(|(t, _, _)| e.mtime_ms > *t);
+            if e.kind == "file" && is_summary_file(&e.name) && e.mtime_ms >= cutoff && fresher {
+                newest = Some((e.mtime_ms, id, e.name));
+            }
+        }
+    }
+    let (_, id, name) = newest?;
+    let path = format!("{root}/{id}/{name}");
+    let summary: String = protocol::value(&host.call(Call::Read { path: path.clone() }).await).ok()?;
+    if summary.trim().is_empty() {
+        return None;
+    }
+    let when = brief::when(&name);
+    let recall = session.options.recall_tool && session.options.recall_project;
+    let text = brief::render(&brief::Source { session: id, when: &when, path: &path, recall }, &session.clean(&summary));
+    let line = brief::notice(id, &when, &text);
+    Some((ContextBlock { name: brief::BLOCK, text }, line))
+}

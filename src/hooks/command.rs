@@ -1,0 +1,77 @@
+//! `command.run` for compact-plus's own slash commands (`steer::command`):
+//! `/pin`, `/unpin` and `/recall`, each answered for the person alone and
+//! without `next`, so no model turn is spent on them (measured on 2.1.328:
+//! `num_turns` 0, no request). `session.append` at door `command` rewrites
+//! their rows (`session_append`).
+
+use std::rc::Rc;
+
+use super::protocol::{self, Call, Done, Host};
+use super::shared::{error_text, history_dir, json_str, keep_pending, log};
+use super::state::Session;
+use super::{pins, recall};
+use crate::steer::{self, command::Command, pins::Change};
+use crate::text;
+
+/// The command `name` with `args` as typed (`command.run`'s input).
+pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, args: String) -> Done {
+    let args = text::trim(&args);
+    let command = match Command::named(&name) {
+        Some(Command::Recall) => return find(&host, &session, args).await,
+        Some(c) => c,
+        None => return Done::pass_through(),
+    };
+    let Ok(Some(dir)) = history_dir(&host).await else { return Done::reply(steer::pins::NO_HOME.into()) };
+    let mut list = pins::load(&host, &dir).await;
+    let (reply, change) = match command {
+        Command::Pin => steer::pins::pin(&mut list, args, &|t| session.clean(t)),
+        _ => steer::pins::unpin(&mut list, args),
+    };
+    if change == Change::None {
+        return Done::reply(reply);
+    }
+    if let Err(err) = pins::save(&host, &dir, &list).await {
+        return Done::reply(format!("not done: the pins could not be written ({}).", error_text(&err)));
+    }
+    match change {
+        // A pin in the blocks still waiting for the model goes too, so the next
+        // context has exactly the pins left.
+        Change::Removed(gone) => {
+            let waiting = session.carried_mut().pending.as_mut().map(|p| {
+                p.pins.retain(|pin| !gone.contains(pin));
+                p.clone()
+            });
+            if let Some(p) = waiting {
+                keep_pending(&host, &dir, (!p.is_empty()).then_some(&p)).await;
+            }
+        }
+        // The log line keeps a folder that holds pins alone from being pruned
+        // while the session goes on (pruning reads `log.jsonl`'s time).
+        _ => log(&host, &session, &dir, &[("event", json_str("pin")), ("pins", list.len().to_string())]).await,
+    }
+    Done::reply(reply)
+}
+
+/// `/recall <words>`: the recall tool's searches, this session's then the
+/// project's, through the tool's own request path; the answer is the person's.
+async fn find(host: &Host, session: &Rc<Session>, query: &str) -> Done {
+    if query.is_empty() {
+        return Done::reply("/recall <words> searches this session's saved history and this project's earlier sessions, for you alone.".into());
+    }
+    if !session.options.recall_tool {
+        return Done::reply("recall is turned off (option recallTool): nothing was searched.".into());
+    }
+    let mut answers = Vec::new();
+    for input in steer::recall::inputs(query, session.options.recall_project) {
+        let done = recall::recall_files(host.clone(), session.clone(), input).await;
+        let text = match (done.answer, done.search) {
+            (Some(a), _) => a,
+            (None, Some(search)) => protocol::value::<String>(&host.call(Call::Search { search }).await)
+                .unwrap_or_else(|err| format!("recall: the search failed: {}", error_text(&err))),
+            (None, None) => "recall: nothing to search.".into(),
+        };
+        answers.push(text);
+    }
+    let session_answer = answers.first().map_or("", String::as_str);
+    Done::reply(steer::recall::answer(query, session_answer, answers.get(1).map(String::as_str)))
+}
