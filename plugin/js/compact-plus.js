@@ -302,13 +302,24 @@ async function finish(done, run, io) {
   return result
 }
 
-// The core's own compaction, answered after `next` rejected: its summary as a
-// user row, then the event's messages it keeps, as the engine handed them
-// (handle and all), so the engine maps them to its own (measured: e2e-kit
-// failures/README.md section 2).
+// The core's own compaction, answered in the engine's place: its summary as a
+// user row, then the event's messages it keeps, each built from its role, text
+// and tool blocks, without its handle, so the engine writes new rows for them
+// (d.ts SessionCompacted.messages: "one without is built"). Kept by handle, the
+// engine writes copies that keep the originals' message ids and tool links, and
+// `--resume` merges each copy with its original and walks back past the
+// boundary: every reply shown once per rescue, the rescue's summary lost
+// (measured on 2.1.328: tests/HOST.md, "What --resume rebuilds after a hook's
+// compaction").
 function own({ summary, keep }, e) {
-  const kept = (Array.isArray(keep) ? keep : []).map((i) => e.messages[i]).filter((m) => m && typeof m === 'object')
+  const kept = (Array.isArray(keep) ? keep : []).map((i) => e.messages[i]).filter((m) => m && typeof m === 'object').map(built)
   return { messages: [{ role: 'user', text: String(summary), toolUses: [] }, ...kept] }
+}
+
+function built(m) {
+  const out = { role: m.role, text: typeof m.text === 'string' ? m.text : '', toolUses: Array.isArray(m.toolUses) ? m.toolUses : [] }
+  if (Array.isArray(m.toolResults)) out.toolResults = m.toolResults
+  return out
 }
 
 // Runs one hook of the core to its end.

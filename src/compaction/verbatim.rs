@@ -83,6 +83,8 @@ const MACHINE_PREFIXES: &[&str] = &[
     "A peer session sent a message",
     "[SYSTEM NOTIFICATION - NOT USER INPUT]",
     "Base directory for this skill:",
+    // compact-plus's own rescue row (`compaction::rescue::row::header`): a summary, not the person.
+    super::rescue::row::HEADER_START,
 ];
 
 /// One kept message. `handle` is the engine's, when the message has one, so a
@@ -285,6 +287,22 @@ pub fn not_kept(entries: Vec<Entry>, kept: &[&Message]) -> Vec<Entry> {
             None => true,
         })
         .collect()
+}
+
+/// The mark of a compaction's verbatim block on its summary row (or a rescue's
+/// own row). Only an automatic compaction runs inside a turn, its row reaching
+/// the model in that turn: the newest message of the person's is then the
+/// request being worked on, unless the engine kept it after the summary, where
+/// the model reads it anyway. Every other compaction runs between turns (a
+/// `/compact`, ours queued at a turn's end): a new prompt follows the row, and
+/// every request in the block was answered (tests/HOST.md, "Which request is current").
+pub fn row_mark(trigger: Option<&str>, kept: &[&Message]) -> Mark {
+    let current_kept = kept.iter().any(|m| m.is_user() && !person_text(m.text()).is_empty());
+    if trigger == Some("auto") && !current_kept {
+        Mark::NewestCurrent
+    } else {
+        Mark::NoneCurrent
+    }
 }
 
 #[cfg(test)]

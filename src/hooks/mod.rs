@@ -19,10 +19,16 @@
 //! machine that runs one), `state` (options and session state), one file per
 //! hook (`session_compact`, `session_append`, `prompt_context`, `turn_end` for
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
-//! recall tool's `tool.call`), and `shared` (the calls they share).
+//! recall tool's `tool.call`, `rescue` for compact-plus's own compaction where
+//! the engine's failed), `gathered` (what a compaction gathers for the blocks
+//! after its summary, the engine's or the rescue's) and `shared` (the calls
+//! they share); `command` (the person's `/pin`, `/unpin`, `/recall`), `pins`
+//! (the pins on disk) and `brief` (a new session's brief from an earlier one),
+//! whose texts are `crate::steer`'s.
 
 mod brief;
 mod command;
+mod gathered;
 mod pins;
 mod prompt_context;
 pub mod protocol;

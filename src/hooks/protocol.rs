@@ -151,9 +151,6 @@ struct WireAnswer {
 pub struct Rejection {
     pub message: String,
     pub aborted: bool,
-    /// `next` itself rejected; `false` for a compaction it resolved to that is
-    /// no compaction (a summary row with no summary), which compact-plus replaces.
-    pub from_next: bool,
 }
 
 fn null() -> Box<RawValue> {
@@ -173,7 +170,6 @@ pub fn parse_wire(json: &str, asked: usize) -> (Vec<Answer>, Option<Rejection>) 
     let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
         message: w.err.clone().unwrap_or_default(),
         aborted: w.aborted,
-        from_next: true,
     });
     let mut answers: Vec<Answer> = wire
         .into_iter()
@@ -350,7 +346,12 @@ pub struct Done {
 }
 
 /// A compaction of compact-plus's own: the summary, a user row, and the
-/// messages kept after it by their place in the event.
+/// messages kept after it by their place in the event. The shim hands each
+/// kept one up built from its role, text and tool blocks, without its handle:
+/// kept by handle, the engine writes a copy that keeps the original's message
+/// id and tool links, and `--resume` then merges the copies with the
+/// originals and walks back past the boundary (tests/HOST.md, "What
+/// `--resume` rebuilds after a hook's compaction").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Compacted {
     pub summary: String,
@@ -473,7 +474,7 @@ mod tests {
         assert!(matches!(m.step_with(Some(answers), rejection), Step::Ask(_)));
         let (answers, rejection) = parse_wire(r#"[{"err":"prompt is too long","rejected":true,"aborted":false}]"#, 1);
         let Step::Done(got) = m.step_with(Some(answers), rejection) else { panic!() };
-        let want = Rejection { message: "prompt is too long".into(), aborted: false, from_next: true };
+        let want = Rejection { message: "prompt is too long".into(), aborted: false };
         assert_eq!(got, (true, None, true, Some(want)));
     }
 

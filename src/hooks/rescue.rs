@@ -1,21 +1,63 @@
-//! After the engine's compaction failed (`next` rejected): compact-plus's own,
-//! answered in its place (`Done::compacted`). Tier 1 asks the rescue model for
-//! a summary of the history text; tier 2, when no model answers within the
-//! bounds, is a digest with no model. The texts are `compaction::rescue`'s.
+//! Where the engine's compaction failed and left the conversation
+//! uncompacted: compact-plus's own, answered in its place
+//! (`Done::compacted`). Tier 1 asks the rescue model for a summary of the
+//! history text (a long one in parts asked at once); tier 2, when no model
+//! answers within the bounds, is a digest with no model. The texts and the
+//! rules are `compaction::rescue`'s; which rejections get here is
+//! `session_compact`'s (`compaction::rescue::cause`).
 
 use serde::Deserialize;
 
-use super::protocol::{self, Call, Compacted, Done, Host, Rejection};
-use super::session_compact::Gathered;
-use super::shared::{debug, json_str, keep_pending, keep_words, log, now};
+use super::gathered::{save_summary, Gathered};
+use super::protocol::{self, Answer, Call, Compacted, Done, Host};
+use super::shared::{debug, json_number, json_str, keep_pending, keep_words, log, now, session_id};
 use super::state::Session;
 use crate::audit;
+use crate::compaction::rescue::cause::Cause;
+use crate::compaction::rescue::cool_down::CoolDown;
+use crate::compaction::rescue::row::{self, Tier};
+use crate::compaction::rescue::{digest, tier1};
+use crate::compaction::{handoff, history, verbatim};
+use crate::message::{Message, Messages};
 use crate::steer::{
     self,
     receipt::{Author, Receipt, Rescue as ReceiptRescue},
 };
-use crate::compaction::{handoff, history, rescue, verbatim};
-use crate::message::{Message, Messages};
+
+/// Why compact-plus compacts in the engine's place.
+pub(super) enum Why {
+    /// `next` rejected with a failure the engine was measured to write.
+    Failed { cause: Cause, message: String },
+    /// `next` resolved to a summary row that holds no summary.
+    NoSummary(&'static str),
+    /// A failure of `cause` was rescued `ago_ms` ago and its cool-down holds:
+    /// `next` was not asked.
+    CoolingDown { cause: Cause, ago_ms: f64 },
+}
+
+impl Why {
+    /// The cause as the header and `log.jsonl` name it.
+    fn name(&self) -> &'static str {
+        match self {
+            Why::Failed { cause, .. } => cause.name(),
+            Why::NoSummary(_) => "no summary",
+            Why::CoolingDown { .. } => "summarizer failing (cool-down)",
+        }
+    }
+
+    /// What happened, in the engine's words where it said any.
+    fn detail(&self) -> String {
+        match self {
+            Why::Failed { message, .. } => message.clone(),
+            Why::NoSummary(why) => (*why).to_owned(),
+            Why::CoolingDown { cause, ago_ms } => format!(
+                "the engine's summarizer failed ({}) {} s ago and compact-plus answered; within the cool-down it is not asked again",
+                cause.name(),
+                (ago_ms / 1000.0).round()
+            ),
+        }
+    }
+}
 
 /// `$.model.complete`'s result, the arms we read (ModelCompleteResult, d.ts).
 #[derive(Deserialize, Default)]
@@ -34,69 +76,96 @@ struct Tier1 {
     why_not: String,
 }
 
-/// One call, bounded by its own timeout and by what is left of the rescue's time.
-/// `calls` counts the calls made.
-async fn complete(host: &Host, session: &Session, prompt: String, started: f64, calls: &mut usize) -> Result<String, String> {
-    let left = rescue::TOTAL_MS - (now(host).await.unwrap_or(f64::NAN) - started);
+/// Each call's timeout: its own bound, and no more than what is left of the
+/// rescue's time; `None` when too little is left (or the clock answered none).
+async fn time_left(host: &Host, started: f64) -> Option<u64> {
+    let left = tier1::TOTAL_MS - (now(host).await.unwrap_or(f64::NAN) - started);
     // NaN too: a clock that answered nothing leaves no time.
-    if left.is_nan() || left < 1000.0 {
-        return Err("out of time".into());
-    }
-    *calls += 1;
-    let call = Call::Complete {
+    (left >= 1000.0).then(|| tier1::CALL_TIMEOUT_MS.min(left as u64))
+}
+
+fn call(session: &Session, prompt: String, timeout_ms: u64) -> Call {
+    Call::Complete {
         model: session.options.rescue_model.clone(),
         prompt,
-        system: rescue::SYSTEM.into(),
-        max_tokens: rescue::SUMMARY_MAX_TOKENS,
-        timeout_ms: rescue::CALL_TIMEOUT_MS.min(left as u64),
-    };
-    let c: Completion = protocol::value(&host.call(call).await)?;
+        system: tier1::SYSTEM.into(),
+        max_tokens: tier1::SUMMARY_MAX_TOKENS,
+        timeout_ms,
+    }
+}
+
+/// A completion's summary, or why there is none.
+fn summary_of(answer: &Answer) -> Result<String, String> {
+    let c: Completion = protocol::value(answer)?;
     match c.text {
-        Some(t) if c.is_answered && rescue::usable(&t) => Ok(t),
+        Some(t) if c.is_answered && tier1::usable(&t) => Ok(t),
         Some(_) if c.is_answered => Err("the reply held no summary".into()),
         _ => Err(c.reason.unwrap_or_else(|| "no reply".into())),
     }
 }
 
-/// Tier 1: one request when the history fits the rescue model, else seed 004's
-/// streaming compression: the newest chunks compressed one by one, then merged.
-/// At most `rescue::MAX_CALLS` calls, each bounded by `rescue::CALL_TIMEOUT_MS`
-/// and by what is left of `rescue::TOTAL_MS`: the whole within it.
+/// One call, bounded by its own timeout and by what is left of the rescue's time.
+async fn complete(host: &Host, session: &Session, prompt: String, started: f64, calls: &mut usize) -> Result<String, String> {
+    let Some(timeout_ms) = time_left(host, started).await else { return Err("out of time".into()) };
+    *calls += 1;
+    summary_of(&host.call(call(session, prompt, timeout_ms)).await)
+}
+
+/// Tier 1: one request when the history fits the rescue model, else seed
+/// 004's streaming compression: the parts compressed each by a call of its
+/// own, all asked at once (they are independent, and a call that runs late
+/// must not cost the summaries already paid for), then what came back
+/// merged. At most `tier1::MAX_CALLS` calls, each bounded by
+/// `tier1::CALL_TIMEOUT_MS` and by what is left of `tier1::TOTAL_MS`.
 async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text: &str, started: f64) -> Tier1 {
     let meta = history::Meta { session_id: String::new(), at: String::new(), trigger: "rescue".into() };
     let text = history::parts(messages, &meta, usize::MAX, &|t| session.clean(t)).concat();
     let mut t = Tier1 { summary: None, calls: 0, why_not: String::new() };
-    if text.len() <= rescue::CHUNK_CHARS {
-        match complete(host, session, rescue::prompt(&text, handoff_text), started, &mut t.calls).await {
+    if text.len() <= tier1::CHUNK_CHARS {
+        match complete(host, session, tier1::prompt(&text, handoff_text), started, &mut t.calls).await {
             Ok(s) => t.summary = Some(s),
             Err(e) => t.why_not = e,
         }
         return t;
     }
-    let mut chunks = rescue::chunks(&text);
-    // The newest chunks first to go in: the calls are bounded, and what the
-    // next turn needs is at the end (the history file has the rest).
-    let room = rescue::MAX_CALLS - 1;
-    let skipped = chunks.len().saturating_sub(room);
-    chunks.drain(..skipped);
-    let n = chunks.len();
+    let plan = tier1::plan(&text);
+    // An ask of nothing would never be answered.
+    if plan.parts.is_empty() {
+        t.why_not = "no part to ask".into();
+        return t;
+    }
+    let Some(timeout_ms) = time_left(host, started).await else {
+        t.why_not = "out of time".into();
+        return t;
+    };
+    let asks = plan.parts.iter().map(|(k, chunk)| call(session, tier1::chunk_prompt(*k, plan.total, chunk), timeout_ms)).collect();
+    t.calls += plan.parts.len();
+    let answers = host.ask(asks).await;
     let mut parts = Vec::new();
-    for (k, chunk) in chunks.iter().enumerate() {
-        match complete(host, session, rescue::chunk_prompt(k + 1 + skipped, n + skipped, chunk), started, &mut t.calls).await {
-            Ok(s) => parts.push(s),
+    let mut missing = Vec::new();
+    for ((k, _), answer) in plan.parts.iter().zip(&answers) {
+        match summary_of(answer) {
+            Ok(s) => parts.push((*k, s)),
             Err(e) => {
+                missing.push(*k);
                 t.why_not = e;
-                return t;
             }
         }
     }
-    match complete(host, session, rescue::merge_prompt(&parts, handoff_text), started, &mut t.calls).await {
-        Ok(s) if skipped > 0 => {
-            t.summary = Some(format!("(The {skipped} oldest parts of the conversation are in the history file alone.)\n\n{s}"))
-        }
-        Ok(s) => t.summary = Some(s),
-        Err(e) => t.why_not = e,
+    if parts.is_empty() {
+        return t;
     }
+    let body = match complete(host, session, tier1::merge_prompt(&parts, handoff_text), started, &mut t.calls).await {
+        Ok(merged) => merged,
+        Err(e) => {
+            debug(host, &format!("compact-plus: the rescue model's merge of the parts did not come ({e}); the parts stand as they came")).await;
+            tier1::unmerged(&parts, plan.total)
+        }
+    };
+    t.summary = Some(match tier1::gaps(plan.total, plan.skipped(), &missing) {
+        Some(note) => format!("{note}\n\n{body}"),
+        None => body,
+    });
     t
 }
 
@@ -110,16 +179,17 @@ pub(super) struct Failed<'a> {
     pub(super) whole: bool,
 }
 
-/// The compaction compact-plus answers after `next` rejected, or the
-/// pass-through (the rejection goes up as it came) when the rescue is off or
-/// the person aborted the compaction.
-pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, rejection: &Rejection) -> Done {
+/// The compaction compact-plus answers in the engine's place, or the
+/// pass-through (the engine's own result: its rejection as it came) when the
+/// rescue is off.
+pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, why: Why) -> Done {
     let Failed { messages, mut gathered, trigger, person_instructions, whole } = failed;
-    if !session.options.rescue || rejection.aborted {
+    if !session.options.rescue {
         return Done::pass_through();
     }
     let started = now(host).await.unwrap_or(f64::NAN);
-    let cause = rescue::cause(&rejection.message);
+    let cause = why.name();
+    let detail = why.detail();
     debug(host, &format!("compact-plus: the engine's compaction failed ({cause}); compacting in its place")).await;
 
     let first = gathered.verbatim.first().map(|v| v.text.as_str());
@@ -127,20 +197,20 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
     let (tier, body) = match t1.summary {
-        Some(s) => (1, s),
+        Some(s) => (Tier::Model, s),
         None => {
             debug(host, &format!("compact-plus: the rescue model gave no summary ({}); a digest instead", t1.why_not)).await;
-            (2, rescue::render_digest(&rescue::digest(messages)))
+            (Tier::Digest, digest::render_digest(&digest::digest(messages)))
         }
     };
 
     // Without the texts no size is known: nothing is kept after the row.
-    let keep_at = if whole { rescue::keep_from(messages, rescue::KEEP_TOKENS) } else { None };
+    let keep_at = if whole { row::keep_from(messages, row::KEEP_TOKENS) } else { None };
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
     let chosen = gathered.verbatim.len();
     let entries = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
-    let mark = super::session_compact::row_mark(Some(trigger), &kept);
+    let mark = verbatim::row_mark(Some(trigger), &kept);
     let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &gathered.redacted)).collect();
     // The person's pins with their words, where the context does not hold them already.
     let pinned = match &gathered.dir {
@@ -169,14 +239,17 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         _ => None,
     };
     let clean = |t: &str| session.clean(t);
-    let summary = rescue::row(&rescue::Row {
-        header: rescue::header(tier, cause, &rejection.message),
-        body,
-        verbatim: block,
-        pointer,
-        clean: &clean,
-    });
+    let summary =
+        row::row(&row::Row { header: row::header(tier, cause, &detail), body, verbatim: block, pointer, clean: &clean });
 
+    // A failure of the engine's starts this conversation's cool-down (by its cause).
+    let cool_down = match &why {
+        Why::Failed { cause, .. } => match session_id(host).await {
+            Ok(id) => CoolDown::after(&id.to_js_string(), *cause, started),
+            Err(_) => None,
+        },
+        Why::NoSummary(_) | Why::CoolingDown { .. } => None,
+    };
     {
         let mut carried = session.carried_mut();
         carried.turn_end_armed = true;
@@ -186,15 +259,15 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         carried.pending = None;
         carried.verbatim = Some(words.clone());
         carried.disk_read = true;
-        // Later compactions are trimmed on the way down (`compaction::trim`).
-        carried.ptl_seen |= cause == "prompt too long";
-        if rejection.from_next {
-            carried.rescued_at = Some(started);
+        if let Why::Failed { cause, .. } = &why {
+            // Later compactions are trimmed on the way down (`compaction::trim`).
+            carried.ptl_seen |= *cause == Cause::PromptTooLong;
+            carried.cool_down = cool_down;
         }
     }
     // The rescue's summary is saved like the engine's, for project recall.
     if let Some(file) = &gathered.file {
-        super::session_compact::save_summary(host, session, file, &summary).await;
+        save_summary(host, session, file, &summary).await;
     }
     if let Some(dir) = &gathered.dir {
         keep_pending(host, dir, None).await;
@@ -204,10 +277,10 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
             ("event", json_str("rescue")),
             ("trigger", json_str(trigger)),
             ("cause", json_str(cause)),
-            ("error", json_str(&session.clean(crate::text::head(&rejection.message, 300)))),
-            ("tier", tier.to_string()),
+            ("error", json_str(&session.clean(crate::text::head(&detail, 300)))),
+            ("tier", tier.number().to_string()),
             ("modelCalls", t1.calls.to_string()),
-            ("ms", super::shared::json_number(ms.round())),
+            ("ms", json_number(ms.round())),
             ("messages", messages.len().to_string()),
             ("kept", keep.len().to_string()),
             ("verbatim", entries.len().to_string()),
@@ -216,9 +289,12 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         log(host, session, dir, &entry).await;
     }
     let notice = session.options.receipt.then(|| {
-        let author = if tier == 1 { Author::Model(session.options.rescue_model.clone()) } else { Author::Digest { why: t1.why_not.clone() } };
+        let author = match tier {
+            Tier::Model => Author::Model(session.options.rescue_model.clone()),
+            Tier::Digest => Author::Digest { why: t1.why_not.clone() },
+        };
         Receipt {
-            saved: super::session_compact::saved(&gathered),
+            saved: gathered.saved(),
             words_kept: chosen,
             words_left_out: gathered.considered.saturating_sub(chosen),
             listed,
@@ -229,9 +305,6 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, r
         }
         .lines(gathered.dir.as_deref())
     });
-    Done {
-        compacted: Some(Compacted { summary, keep, replaces: !rejection.from_next }),
-        notice: notice.unwrap_or_default(),
-        ..Done::pass_through()
-    }
+    let replaces = !matches!(why, Why::Failed { .. });
+    Done { compacted: Some(Compacted { summary, keep, replaces }), notice: notice.unwrap_or_default(), ..Done::pass_through() }
 }

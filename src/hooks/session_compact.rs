@@ -7,24 +7,26 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::rc::Rc;
 
+use super::gathered::{save_summary, Gathered};
 use super::parse_event;
 use super::pins;
-use super::rescue::{self, Failed};
 use super::protocol::{self, Call, Done, Host};
+use super::rescue::{self, Failed, Why};
 use super::shared::{carried_words, debug, env, error_text, history_dir, json_number, json_str, keep_pending, keep_words, log, now, session_id};
 use super::state::{Channel, Pending, Session};
 use super::turn_end::marker;
-use crate::compaction::{self, handoff, history, terminal, trim, verbatim};
+use crate::compaction::rescue::cause::{self, Cause, Verdict};
+use crate::compaction::rescue::engine_row;
+use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::steer::receipt::{Receipt, Saved, Tally};
+use crate::steer::receipt::Receipt;
 use crate::text::stamp;
 use crate::{audit, prune, steer};
 use std::cell::RefCell;
 
-/// How long after compact-plus answered a failed compaction an automatic one is
-/// answered without the engine's summarizer.
-pub(super) const COOL_DOWN_MS: f64 = 15.0 * 60_000.0;
-
+/// Why a precompute is not asked of a summarizer within its cool-down.
+const PRECOMPUTE_COOLING: &str =
+    "compact-plus: the engine's summarizer failed a short while ago; it is not asked again ahead of time";
 const STALE_TURN_END: &str =
     "compact-plus: the context compacted after this turn-end compaction was queued, so it is not needed";
 /// Compactions of one trigger within one second that get a file each.
@@ -62,27 +64,6 @@ struct CompactResult {
     tokens_before: Option<Box<RawValue>>,
     #[serde(rename = "tokensAfter", deserialize_with = "message::raw_present")]
     tokens_after: Option<Box<RawValue>>,
-}
-
-/// What session.compact gathers for the blocks after the summary and its log
-/// line: before `next`, the history folder and the verbatim entries (the handoff
-/// instructions name both); while `next` runs, the history written and the
-/// identifiers the audit will look for in the summary.
-pub(super) struct Gathered {
-    pub(super) dir: Option<String>,
-    /// The first history part that was written.
-    pub(super) file: Option<String>,
-    pub(super) parts: usize,
-    pub(super) verbatim: Vec<verbatim::Entry>,
-    /// The person's messages the verbatim block chose from (the receipt's
-    /// "left out by the budget" is the rest).
-    pub(super) considered: usize,
-    /// The conversation's identifiers, collected while the summarizer works.
-    pub(super) mentions: Option<audit::Mentions>,
-    /// The history's size in bytes, all parts.
-    pub(super) bytes: usize,
-    /// What redaction replaced on the way to disk and into the blocks.
-    pub(super) redacted: RefCell<Tally>,
 }
 
 /// Before `next`: the history folder and the verbatim block, which the handoff
@@ -193,14 +174,20 @@ async fn write_history(
     Ok(())
 }
 
-/// How long ago compact-plus answered a failed compaction, within the cool-down.
-async fn cooling_down(host: &Host, session: &Session) -> Option<f64> {
-    let at = session.carried().rescued_at?;
+/// The cool-down that holds for this conversation now, with how long ago its
+/// failure was (ms); an expired one, or another conversation's, is dropped.
+async fn cooling_down(host: &Host, session: &Session) -> Option<(Cause, f64)> {
     if !session.options.rescue {
         return None;
     }
-    let ago = now(host).await.ok()? - at;
-    (0.0..COOL_DOWN_MS).contains(&ago).then_some(ago)
+    let cool_down = session.carried().cool_down.clone()?;
+    let conversation = session_id(host).await.ok()?.to_js_string();
+    let at = now(host).await.ok()?;
+    let holds = cool_down.holds(&conversation, at);
+    if holds.is_none() {
+        session.carried_mut().cool_down = None;
+    }
+    holds.map(|ago| (cool_down.cause, ago))
 }
 
 /// The cuts on the way down, when the conversation is over what the summarizer
@@ -294,6 +281,11 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // which gets the full treatment when it installs it. So the summarizer gets
     // the handoff, and nothing is written, logged, counted or pending for it.
     if e.trigger.as_str() == Some("precompute") {
+        // Ahead of time, within a cool-down, the failing summarizer is not
+        // asked: the precompute is vetoed (nothing computed, no notice).
+        if cooling_down(&host, &session).await.is_some() {
+            return Done { skip: Some(PRECOMPUTE_COOLING.into()), ..Done::pass_through() };
+        }
         let mut e = e;
         let gathered = gather(&host, &session, &mut e).await;
         let first = gathered.verbatim.first().map(|v| v.text.as_str());
@@ -321,22 +313,20 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     // request carried the handoff, so leave these be.
     let installs_precomputed = session.carried().precomputed && e.instructions.is_none();
     let down = (!installs_precomputed).then_some(instructions);
-    // The engine's summarizer failed a short while ago and compact-plus answered:
-    // an automatic compaction (the threshold, every turn) would run it again,
-    // 2-8 failing requests each time. The rescue answers in its place.
-    if e.trigger.as_str() == Some("auto") {
-        if let Some(ago) = cooling_down(&host, &session).await {
+    // Within a cool-down (`compaction::rescue::cool_down`), an automatic
+    // compaction (the threshold's, another plugin's, our own turn-end
+    // `/compact`) would ask the summarizer that just failed: 2-12 failing
+    // requests, each a wait, at every turn. The rescue answers in its place. A
+    // person's `/compact` always asks the engine.
+    let automatic = own.is_some() || matches!(e.trigger.as_str(), Some("auto" | "plugin"));
+    if automatic {
+        if let Some((cause, ago_ms)) = cooling_down(&host, &session).await {
             if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
                 debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
             }
-            let message = format!(
-                "the engine's summarizer failed {} s ago and compact-plus answered; within the cool-down it is not asked again",
-                (ago / 1000.0).round()
-            );
-            let instead = protocol::Rejection { message, aborted: false, from_next: false };
             let whole = !e.texts_deferred.truthy();
             let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
-            return rescue::rescue(&host, &session, failed, &instead).await;
+            return rescue::rescue(&host, &session, failed, Why::CoolingDown { cause, ago_ms }).await;
         }
     }
     let cut = trim_down(&host, &session, &mut e).await;
@@ -348,6 +338,26 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     }
     let answer = host.call(Call::NextResult).await;
     if let Some(rejection) = host.rejection() {
+        if !session.options.rescue {
+            return Done::pass_through();
+        }
+        // Only a failure that left the conversation uncompacted is rescued: a
+        // refusal (too few messages, an Esc) or a text the engine was not
+        // measured to write passes up as it came, the engine's own result.
+        let cause = match cause::verdict(&rejection.message) {
+            Verdict::Failed(cause) if !rejection.aborted => cause,
+            Verdict::Refused(_) => {
+                let text = error_text(&rejection.message);
+                debug(&host, &format!("compact-plus: the engine declined to compact ({text}); its result stands")).await;
+                return Done::pass_through();
+            }
+            Verdict::Failed(_) => return Done::pass_through(),
+            Verdict::Unknown => {
+                let text = error_text(&rejection.message);
+                debug(&host, &format!("compact-plus: the engine's compaction ended in words compact-plus does not know ({text}); its result stands")).await;
+                return Done::pass_through();
+            }
+        };
         // The rescue reads the whole conversation: the texts, if the history
         // did not fetch them (no home); without them, the digest is thinner.
         if e.texts_deferred.truthy() {
@@ -358,7 +368,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         }
         let whole = !e.texts_deferred.truthy();
         let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
-        return rescue::rescue(&host, &session, failed, &rejection).await;
+        return rescue::rescue(&host, &session, failed, Why::Failed { cause, message: rejection.message }).await;
     }
     // An error here that is no rejection is unreadable JSON.
     let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
@@ -366,19 +376,16 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let out: Messages = message::parse_messages(out.get());
     // A summary row that is no summary: compact-plus's own in its place.
     let row_text = out.first().and_then(Option::as_ref).map_or("", Message::text);
-    if let Some(why) = compaction::rescue::no_summary(row_text) {
+    if let Some(why) = engine_row::no_summary(row_text).filter(|_| session.options.rescue) {
         debug(&host, &format!("compact-plus: {why}; compacting in its place")).await;
         if e.texts_deferred.truthy() {
             if let Err(err) = unpack_event(&host, &session, &mut e).await {
                 debug(&host, &format!("compact-plus: the rescue has no texts: {}", error_text(&err))).await;
             }
         }
-        let not_one = protocol::Rejection { message: why.into(), aborted: false, from_next: false };
         let whole = !e.texts_deferred.truthy();
-        if session.options.rescue {
-            let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
-            return rescue::rescue(&host, &session, failed, &not_one).await;
-        }
+        let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+        return rescue::rescue(&host, &session, failed, Why::NoSummary(why)).await;
     }
 
     {
@@ -387,7 +394,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.compactions += 1;
         carried.precomputed = false;
         // The engine's summarizer answers again: no more cool-down.
-        carried.rescued_at = None;
+        carried.cool_down = None;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     // Chosen for the block: in it, or kept by the engine after the summary.
@@ -395,7 +402,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let verbatim = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
     let mut pending = Pending {
         words: verbatim.iter().map(|v| session.clean_counted(&v.text, &gathered.redacted)).collect(),
-        mark: row_mark(e.trigger.as_str(), &kept),
+        mark: verbatim::row_mark(e.trigger.as_str(), &kept),
         blocks: Vec::new(),
         pins: Vec::new(),
     };
@@ -464,7 +471,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     }
     let notice = session.options.receipt.then(|| {
         Receipt {
-            saved: saved(&gathered),
+            saved: gathered.saved(),
             words_kept: chosen,
             words_left_out: gathered.considered.saturating_sub(chosen),
             listed,
@@ -478,13 +485,6 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     Done { notice: notice.unwrap_or_default(), ..Done::pass_through() }
 }
 
-/// Where the history went, for the receipt.
-pub(super) fn saved(gathered: &Gathered) -> Saved {
-    match &gathered.file {
-        Some(path) => Saved::File { path: path.clone(), bytes: gathered.bytes, parts: gathered.parts },
-        None => Saved::Nowhere,
-    }
-}
 
 /// Counts a compaction in `State::compacting` for as long as the guard lives: its
 /// hook ending, failing or let go of drops it alike, so a turn-end compaction
@@ -502,35 +502,5 @@ impl Drop for CompactingGuard {
     fn drop(&mut self) {
         let mut state = self.0.state.borrow_mut();
         state.compacting = state.compacting.saturating_sub(1);
-    }
-}
-
-/// The mark of a compaction's verbatim block on its summary row (or a rescue's
-/// own row). Only an automatic compaction runs inside a turn, its row reaching
-/// the model in that turn: the newest message of the person's is then the
-/// request being worked on, unless the engine kept it after the summary, where
-/// the model reads it anyway. Every other compaction runs between turns (a
-/// `/compact`, ours queued at a turn's end): a new prompt follows the row, and
-/// every request in the block was answered (tests/HOST.md, "Which request is current").
-pub(super) fn row_mark(trigger: Option<&str>, kept: &[&Message]) -> verbatim::Mark {
-    let current_kept = kept.iter().any(|m| m.is_user() && !verbatim::person_text(m.text()).is_empty());
-    if trigger == Some("auto") && !current_kept {
-        verbatim::Mark::NewestCurrent
-    } else {
-        verbatim::Mark::NoneCurrent
-    }
-}
-
-/// The summary row's text, redacted, as `<history file>.summary.md`: a later
-/// session's project recall finds what this compaction concluded. A failed
-/// write costs only that.
-pub(super) async fn save_summary(host: &Host, session: &Session, file: &str, summary: &str) {
-    let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
-    let text = session.clean(summary);
-    if text.trim().is_empty() {
-        return;
-    }
-    if let Err(err) = host.call(Call::Write { path, text }).await {
-        debug(host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
     }
 }

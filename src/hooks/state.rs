@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 use super::shared::number_or;
+use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
@@ -172,13 +173,13 @@ pub struct Carried {
     /// A compaction failed on a prompt too long in this session: later ones are
     /// trimmed on the way down. The conversation's.
     pub ptl_seen: bool,
-    /// When (clock ms) compact-plus last answered a compaction whose summarizer
-    /// failed: within the cool-down an automatic compaction is answered by the
-    /// rescue without asking that summarizer again (a retry storm otherwise:
-    /// 2-8 failing summarizer requests at every later turn, the engine's
-    /// breaker reset at each prompt; e2e-kit failures/README.md section 1).
-    /// The conversation's.
-    pub rescued_at: Option<f64>,
+    /// The summarizer failure this conversation is waiting out, if any: within
+    /// it an automatic compaction is answered by the rescue without asking that
+    /// summarizer again (a retry storm otherwise: 2-8 failing summarizer
+    /// requests at every later turn, the engine's breaker reset at each
+    /// prompt; e2e-kit failures/README.md section 1). How long, by cause:
+    /// `compaction::rescue::cool_down`. The conversation's.
+    pub cool_down: Option<CoolDown>,
     /// The person's words the last compaction carried (its verbatim block, oldest
     /// first, redacted), for the next one to carry on: its block may not be
     /// among the next compaction's messages (the terminal's is a context
@@ -206,7 +207,7 @@ impl Default for Carried {
             loaded: Vec::new(),
             usage: None,
             ptl_seen: false,
-            rescued_at: None,
+            cool_down: None,
             verbatim: None,
             brief_done: false,
         }
@@ -229,7 +230,7 @@ impl Carried {
             disk_read,
             usage,
             ptl_seen,
-            rescued_at,
+            cool_down,
             verbatim,
             // The process's: the engine's threshold depends on the model and
             // settings, not the conversation; pruning is once a process.
@@ -258,7 +259,7 @@ impl Carried {
         *disk_read = fresh.disk_read;
         *usage = fresh.usage;
         *ptl_seen = fresh.ptl_seen;
-        *rescued_at = fresh.rescued_at;
+        *cool_down = fresh.cool_down;
         *verbatim = fresh.verbatim;
         *compactions = compactions.wrapping_add(1);
     }

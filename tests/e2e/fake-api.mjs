@@ -18,6 +18,8 @@
 //   cacheReadInputTokens   usage.cache_read_input_tokens of normal answers (default 0).
 //   reply                  text of normal answers (default "Hello from the fake API.").
 //   summary                <summary> body of summarizer answers.
+//   compactText            the whole text of summarizer answers instead (a preamble before
+//                          <summary>, no tags at all, ...), as a model may answer.
 //   compactFail            what summarizer requests get instead of a summary, as the kit's
 //                          failures/fake-api-fail.mjs answers them (measured against 2.1.328 there,
 //                          failures/README.md section 1): 'ptl' (400 "prompt is too long: 1050000
@@ -29,6 +31,9 @@
 //                          (default -1: all).
 //   rescueFail / rescueReply  the same for compact-plus's own rescue requests ($.model.complete,
 //                          kind 'rescue', known by the rescue's system prompt), and the text they get.
+//   rescueFailPart         fail (500) only the rescue request for this part of a long conversation
+//                          (its prompt says `This is part <k> of <n>`).
+//   rescueDelayMs          how long a rescue request waits before it is answered (a slow model).
 //   ptlAbove               a real-API-like limit, as the kit's fake-api-fail.mjs has it: any
 //                          /v1/messages whose body is over ptlAbove*4 bytes gets HTTP 400 "prompt is
 //                          too long: <bytes/4> tokens > <ptlAbove> maximum" (kit r-ptl-real: the engine
@@ -145,10 +150,12 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
   const state = { ...defaultKnobs(), ...knobs };
   const requests = [];
   let counter = 0;
+  // Ids unique to this fake: a CLI resumed against a new fake must not get an id the transcript
+  // already holds (the engine merges assistant rows of one message id on --resume).
+  const run = Math.random().toString(36).slice(2, 8);
   const log = (entry) => { if (logPath) fs.appendFileSync(logPath, JSON.stringify(entry) + '\n'); };
 
   function answerMessages(req, res, body, entry) {
-    const id = `msg_fake_${entry.n}`;
     const model = body?.model ?? 'claude-fake';
     const kind = isRescueRequest(body) ? 'rescue' : isCompactionRequest(body) ? 'compaction' : 'normal';
     const failMode = kind === 'compaction' ? state.compactFail : kind === 'rescue' ? state.rescueFail : null;
@@ -158,6 +165,9 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       Object.assign(entry, { kind, injected: 'ptl-limit', bodyBytes });
       return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${Math.ceil(bodyBytes / 4)} tokens > ${limit} maximum` } });
     }
+    const part = kind === 'rescue' && state.rescueFailPart != null && JSON.stringify(body?.messages ?? []).includes(`This is part ${state.rescueFailPart} of `);
+    if (part) Object.assign(entry, { kind, injected: 'part' });
+    if (part) return later(state, () => sendJson(res, 500, { type: 'error', error: { type: 'api_error', message: 'Internal server error' } }));
     const failing = failMode && (kind === 'rescue' || state.compactFailTimes < 0 || failed < state.compactFailTimes);
     const noSummary = failing && failMode === 'nosummary';
     if (failing && !noSummary) {
@@ -166,7 +176,7 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       if (failMode === 'ptl') return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 1050000 tokens > 1000000 maximum' } });
       if (failMode === '500') return sendJson(res, 500, { type: 'error', error: { type: 'api_error', message: 'Internal server error' } });
       if (failMode === '529') return sendJson(res, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-      return sendEmpty(res, body, `msg_fake_${entry.n}`, body?.model ?? 'claude-fake', failMode === 'nocontent');
+      return sendEmpty(res, body, `msg_fake_${run}_${entry.n}`, body?.model ?? 'claude-fake', failMode === 'nocontent');
     }
     let inputTokens = kind === 'compaction' ? state.compactionInputTokens
       : (state.inputTokensSeq.length ? state.inputTokensSeq.shift() : state.inputTokens);
@@ -177,24 +187,39 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       Object.assign(entry, { kind, injected: failMode });
     }
     const text = noSummary ? 'I cannot summarize this conversation.'
+      : kind === 'compaction' && typeof state.compactText === 'string' ? state.compactText
       : kind === 'compaction'
       ? `<analysis>fake analysis</analysis>\n<summary>\n${state.summary}\n</summary>`
       : kind === 'rescue' ? state.rescueReply : state.reply;
     Object.assign(entry, { kind, inputTokens, toolUse: tool, reply: tool ? null : text });
-    const u = usage(state, 10, inputTokens, kind);
-    const toolBlock = tool && { type: 'tool_use', id: `toolu_fake_${entry.n}`, name: tool.name, input: tool.input };
+    if (kind === 'rescue' && state.rescueDelayMs) {
+      const { rescueDelayMs } = state;
+      return later({ rescueDelayMs }, () => answer(res, body, entry.n, model, tool, text, usage(state, 10, inputTokens, kind)));
+    }
+    answer(res, body, entry.n, model, tool, text, usage(state, 10, inputTokens, kind));
+  }
+
+  /** After the rescue's delay, if any. */
+  function later({ rescueDelayMs }, fn) {
+    if (rescueDelayMs) setTimeout(fn, rescueDelayMs);
+    else fn();
+  }
+
+  function answer(res, body, n, model, tool, text, u) {
+    const id = `msg_fake_${run}_${n}`;
+    const toolBlock = tool && { type: 'tool_use', id: `toolu_fake_${run}_${n}`, name: tool.name, input: tool.input };
     if (!body?.stream) {
       const s = JSON.stringify({
         id, type: 'message', role: 'assistant', model,
         content: [tool ? toolBlock : { type: 'text', text }],
         stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: u,
       });
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${entry.n}` });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}` });
       return res.end(s);
     }
     res.writeHead(200, {
       'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive',
-      'request-id': `req_fake_${entry.n}`,
+      'request-id': `req_fake_${n}`,
     });
     const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     ev('message_start', {

@@ -466,7 +466,7 @@ const ROWS = [
       const asked = run.requests.filter((r) => r.kind === 'rescue').at(-1);
       assert.ok(lastMessageText(asked).includes(HANDOFF_HEAD), 'the rescue model was not given the handoff');
       expectBlocks(obs, 0, { verbatim: ['turn one: remember KIWI', 'turn two: remember LIME'], pointer: true, handoff: null, start: RESCUED });
-      return `compact-plus answers a compaction of its own at once (tier ${rescue.tier}: ${rescue.modelCalls} rescue-model calls, ${rescue.ms} ms; the history over the rescue model's window goes in chunks); its summary row carries the verbatim block and the pointer; no retry on the next turn`;
+      return `compact-plus answers a compaction of its own at once (tier ${rescue.tier}: ${rescue.modelCalls} rescue-model calls, ${rescue.ms} ms; the history over the rescue model's window goes in parts, asked at once: \`docs/rescue.md\`); its summary row carries the verbatim block and the pointer; no retry on the next turn`;
     },
   },
 ];

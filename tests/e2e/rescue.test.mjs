@@ -49,7 +49,9 @@ const ROWS = [
   // compacts, with that junk; compact-plus replaces the row (`aloneCompacts`).
   { id: 'manual-nosummary', what: 'a reply with no `<summary>` on `/compact`', turns: manual, fake: { inputTokens: 50, compactFail: 'nosummary', rescueFail: '500' }, at: 2, tier: 2, aloneCompacts: true },
   // The fake reports 975,000 tokens for every main request, so the engine compacts at every turn;
-  // after the first rescue, compact-plus answers those within its cool-down without the summarizer.
+  // after the first rescue, compact-plus answers those within its cool-down without the summarizer
+  // (an automatic compaction's failure, which the engine does not explain: 2 minutes,
+  // src/compaction/rescue/cool_down.rs).
   { id: 'auto-ptl', what: 'prompt too long on auto-compaction (under the blocking limit)', turns: auto, fake: { inputTokens: 975000, inputTokensSeq: [5000], compactFail: 'ptl', rescueFail: '500' }, at: 2, tier: 2, everyTurn: true, coolDown: true },
   // The API refuses the main request as too long (kit r-ptl-real-500: `ptlAbove` 60k, 100 kB pads,
   // summarizer 500): alone, every turn from the refusal on fails and the conversation keeps growing.

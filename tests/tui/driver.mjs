@@ -157,7 +157,7 @@ export class Tui {
     // The interactive CLI writes .claude-plugin/types/ and a root tsconfig.json into its
     // --plugin-dir (kit README, item 3): it gets a copy of the repo, never the checkout.
     const src = process.env.TUI_PLUGIN_SRC ?? REPO_ROOT
-    await run('bash', ['-c', `set -o pipefail; tar -C ${q(src)} --exclude=./.git --exclude=./target --exclude=./node_modules `
+    await run('bash', ['-c', `set -o pipefail; tar -C ${q(src)} --exclude=./.git --exclude=./target --exclude=./node_modules --exclude=./fuzz/target --exclude=./fuzz/corpus `
       + `--exclude=./tests/e2e/out -cf - . | tar -C ${q(this.mod)} -xf -`], { timeout: 60000 })
     // The kit's throwaway HOME (tui-start.sh): no onboarding, API-key or trust prompt for the project.
     fs.writeFileSync(path.join(this.home, '.claude.json'), JSON.stringify({

@@ -157,8 +157,9 @@ for (const mod of ['repo', 'none']) {
     tui.finish(t)
   })
 
-  // A session each: after one rescue, the cool-down (src/hooks/session_compact.rs) answers later
-  // automatic compactions without asking the failing summarizer at all.
+  // A session each: after one rescue, the cool-down (src/compaction/rescue/cool_down.rs: 2 minutes
+  // after an automatic compaction's failure) answers later automatic compactions without asking the
+  // failing summarizer at all.
   for (const step of BLOCKED) test(`terminal at the blocking limit (${step.id}), ${ours ? 'compact-plus answers its own' : 'no mod: stuck'}`, { timeout: 300000 }, async (t) => {
     // The first answer reports 5,000 tokens, every later one 978,500: from turn three on, each turn
     // starts over the blocking limit (the headless suite's blocked rows).
@@ -207,9 +208,9 @@ for (const mod of ['repo', 'none']) {
 
 // The headless rows the terminal lacked (tests/e2e/rescue.test.mjs `auto-ptl`, `ptl-real-500`,
 // `manual-nosummary`, `trim-after-ptl`), with the same fake knobs. Three sessions a mod: the
-// cool-down (15 minutes after any rescue, src/hooks/session_compact.rs COOL_DOWN_MS) answers every
-// later automatic compaction without the summarizer, so the two automatic scenarios each get a
-// session of their own; the two `/compact` ones share one.
+// cool-down (src/compaction/rescue/cool_down.rs: after an automatic compaction's failure, 2 minutes
+// of this conversation) answers every later automatic compaction without the summarizer, so the
+// two automatic scenarios each get a session of their own; the two `/compact` ones share one.
 
 /** The `· done` turn's screen lines and whether it was answered with `reply` (and not refused). */
 async function turn(tui, rows, t, id, prompt, reply) {

@@ -1,0 +1,55 @@
+//! What a compaction gathers for the blocks after its summary, whoever writes
+//! the summary: the engine's summarizer (`session_compact`) or compact-plus's
+//! rescue (`rescue`). Both import it; neither imports the other for it.
+
+use super::protocol::{Call, Host};
+use super::shared::{debug, error_text};
+use super::state::Session;
+use crate::audit;
+use crate::compaction::verbatim;
+use crate::steer::receipt::{Saved, Tally};
+use std::cell::RefCell;
+
+/// Before `next`, the history folder and the verbatim entries (the handoff
+/// instructions name both); while `next` runs, the history written and the
+/// identifiers the audit will look for in the summary.
+pub(super) struct Gathered {
+    pub(super) dir: Option<String>,
+    /// The first history part that was written.
+    pub(super) file: Option<String>,
+    pub(super) parts: usize,
+    pub(super) verbatim: Vec<verbatim::Entry>,
+    /// The person's messages the verbatim block chose from (the receipt's
+    /// "left out by the budget" is the rest).
+    pub(super) considered: usize,
+    /// The conversation's identifiers, collected while the summarizer works.
+    pub(super) mentions: Option<audit::Mentions>,
+    /// The history's size in bytes, all parts.
+    pub(super) bytes: usize,
+    /// What redaction replaced on the way to disk and into the blocks.
+    pub(super) redacted: RefCell<Tally>,
+}
+
+impl Gathered {
+    /// Where the history went, for the receipt.
+    pub(super) fn saved(&self) -> Saved {
+        match &self.file {
+            Some(path) => Saved::File { path: path.clone(), bytes: self.bytes, parts: self.parts },
+            None => Saved::Nowhere,
+        }
+    }
+}
+
+/// The summary row's text, redacted, as `<history file>.summary.md`: a later
+/// session's project recall finds what this compaction concluded. A failed
+/// write costs only that.
+pub(super) async fn save_summary(host: &Host, session: &Session, file: &str, summary: &str) {
+    let path = format!("{}.summary.md", file.strip_suffix(".md").unwrap_or(file));
+    let text = session.clean(summary);
+    if text.trim().is_empty() {
+        return;
+    }
+    if let Err(err) = host.call(Call::Write { path, text }).await {
+        debug(host, &format!("compact-plus: the summary was not saved: {}", error_text(&err))).await;
+    }
+}
