@@ -51,7 +51,7 @@ pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEv
 /// Only a row of text blocks alone is rewritten (a command line is one).
 async fn command_row(host: &Host, session: &Session, raw: &str) -> Done {
     let e: serde_json::Value = serde_json::from_str(&crate::text::well_formed_json(raw)).unwrap_or_default();
-    let blocks = e.pointer("/message/content").and_then(serde_json::Value::as_array);
+    let blocks = e.get("message").and_then(|m| m.get("content")).and_then(serde_json::Value::as_array);
     let clean = |t: &str| session.clean(t);
     let mut content = Vec::new();
     let mut changed = false;

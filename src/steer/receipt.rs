@@ -122,59 +122,56 @@ impl Receipt {
     /// The lines for the person: one, and a second when something was
     /// redacted. A rescue's first line says so before anything else.
     pub fn lines(&self, dir: Option<&str>) -> Vec<String> {
-        let mut first = Vec::new();
+        let mut lines = Vec::new();
         if let Some(r) = &self.rescue {
-            let by = match &r.author {
-                Author::Model(m) => format!("the rescue model ({m}) wrote the summary"),
-                Author::Digest { why } => format!("no model answered ({}), so the summary is compact-plus's digest of the conversation", text::head(why, 80)),
-            };
-            first.push(format!("Claude Code's own compaction failed ({}); compact-plus compacted in its place: {by}", r.cause));
+            let mut head = format!("Claude Code's own compaction failed ({}); compact-plus compacted in its place: ", r.cause);
+            match &r.author {
+                Author::Model(m) => head.push_str(&format!("the rescue model ({m}) wrote the summary")),
+                Author::Digest { why } => head.push_str(&format!(
+                    "no model answered ({}), so the summary is compact-plus's digest of the conversation",
+                    text::head(why, 80)
+                )),
+            }
+            lines.push(head);
         }
-        first.push(match &self.saved {
+        let mut body = match &self.saved {
             Saved::File { path, bytes, parts } => {
                 let shown = dir.map_or_else(|| path.clone(), |d| tilde(path, d));
                 let parts = if *parts > 1 { format!(", {parts} parts") } else { String::new() };
                 format!("history saved to {shown} ({}{parts})", size(*bytes))
             }
             Saved::Nowhere => "no history saved (no home folder, or the write failed)".into(),
-        });
-        let mut words = format!("{} of your messages kept word for word", self.words_kept);
+        };
+        body.push_str(&format!(" · {} of your messages kept word for word", self.words_kept));
         if self.words_left_out > 0 {
-            words.push_str(&format!(", {} older left out by the budget", self.words_left_out));
+            body.push_str(&format!(", {} older left out by the budget", self.words_left_out));
         }
-        first.push(words);
         if self.listed > 0 {
-            first.push(format!("{} the summary dropped listed for the model", plural(self.listed, "name", "names")));
+            body.push_str(&format!(" · {} the summary dropped listed for the model", plural(self.listed, "name", "names")));
         }
         if self.pins + self.pins_held > 0 {
-            let held = if self.pins_held > 0 { format!(" ({} already in the context word for word)", self.pins_held) } else { String::new() };
-            first.push(format!("{} kept{held}", plural(self.pins + self.pins_held, "pin", "pins")));
+            body.push_str(&format!(" · {} kept", plural(self.pins + self.pins_held, "pin", "pins")));
+            if self.pins_held > 0 {
+                body.push_str(&format!(" ({} already in the context word for word)", self.pins_held));
+            }
         }
-        let mut lines = Vec::new();
-        // A rescue's own line, then the rest.
-        if self.rescue.is_some() {
-            let head = first.remove(0);
-            lines.push(head);
-        }
-        let body = first.join(" · ");
         let n = self.redacted.total();
-        let redacted = (n > 0).then(|| {
-            format!(
+        if n > 0 {
+            let redacted = format!(
                 "redacted {} ({}): the model sees [REDACTED:<kind>] in their place, so paste a key again if it needs one",
                 plural(n, "credential", "credentials"),
                 self.redacted.by_kind()
-            )
-        });
-        match (lines.is_empty(), redacted) {
-            // Two lines at most: a rescue's line, then the rest with what was redacted.
-            (false, Some(r)) => lines.push(format!("{body} · {r}")),
-            (false, None) => lines.push(body),
-            (true, Some(r)) => {
+            );
+            // Two lines at most: after a rescue's own line, the rest is one.
+            if lines.is_empty() {
                 lines.push(body);
-                lines.push(r);
+                body = redacted;
+            } else {
+                body.push_str(" · ");
+                body.push_str(&redacted);
             }
-            (true, None) => lines.push(body),
         }
+        lines.push(body);
         lines
     }
 }
