@@ -587,6 +587,7 @@ export function register(on, opts) {
   options = JSON.stringify(opts ?? {})
   core.live = false
   core.carried = ''
+  commandsAsked = false
   on('session.compact', hook).catch(($, e, next) => next(e))
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))

@@ -156,9 +156,17 @@ test('with every $ call failing, no error reaches the engine: each hook lets the
 test('every registration has a .catch, and each answers as the engine needs it: what next gave when it was called, else next(e) once', async () => {
   const host = shim({ mode: 'tui' })
   const events = host.hooks.map((h) => h.event)
-  assert.deepEqual(events.sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'session.start', 'tool.call', 'turn.complete'])
+  assert.deepEqual(events.sort(), ['command.run', 'command.run', 'command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'session.start', 'tool.call', 'tool.list', 'turn.complete'])
   for (const reg of host.hooks) {
     assert.equal(typeof reg.catch, 'function', `${reg.event} has no .catch`)
+    if (reg.event === 'command.run') {
+      // Our own command, answered without next: a failure is the person's line, and no command runs
+      // beneath (none does: the engine has no run of its own for a registered name) [d16].
+      const answer = await reg.catch(host.$, {}, Object.assign(() => assert.fail('next'), { called: false }))
+      assert.equal(answer.isTextDisplayOnly, true)
+      assert.match(answer.text, /^\/(pin|unpin|recall) failed$/)
+      continue
+    }
     if (reg.event === 'tool.call') {
       // The recall tool's own answer: a failed search is the tool's result, never the session's.
       assert.match(String((await reg.catch(host.$, {}, Object.assign(() => assert.fail('next'), { called: false }))).result), /^recall:/)
@@ -178,7 +186,7 @@ test('every registration has a .catch, and each answers as the engine needs it: 
 
 test('options turn hooks off as documented: recallTool false registers no session.start or tool.call', () => {
   const host = shim({ mode: 'tui' }, { recallTool: false })
-  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'turn.complete'])
+  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['command.run', 'command.run', 'command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'tool.list', 'turn.complete'])
 })
 
 // The engine's wording when its summarizer answers 500 after its retries [e2e-kit failures/README.md §1].
