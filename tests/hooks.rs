@@ -4223,6 +4223,12 @@ fn a_new_session_gets_the_brief_from_the_newest_earlier_summary_once() {
     // Once: the next prompt's context gets none.
     h.fake.rows = Some(json!([{"role": "user", "text": "hello"}]));
     assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    // In the terminal the context is asked after the first prompt is kept, maybe after a command:
+    // the person's rows alone, no answer, are still a new session.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 3.0, "-work-app");
+    h.fake.rows = Some(json!([{"role": "user", "text": "<command-name>/pin</command-name>"}, {"role": "user", "text": "Where were we?"}]));
+    assert!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))).is_some());
 }
 
 #[test]
@@ -4238,7 +4244,12 @@ fn no_brief_for_a_resumed_session_a_project_without_summaries_or_the_option_off(
     let mut h = Harness::new();
     earlier_session(&mut h, OLD, 1.0, "-work-app");
     assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
-    h.fake.rows = Some(json!([{"role": "user", "text": "hello"}]));
+    h.fake.rows = Some(json!([{"role": "user", "text": "hello two"}, {"role": "assistant", "text": "Hello."}]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    // Resumed right after a /compact: the summary row and the command's rows, no answer yet.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 1.0, "-work-app");
+    h.fake.rows = Some(json!([{"role": "user", "text": SUMMARY_TEXT}, {"role": "user", "text": "<command-name>/compact</command-name>"}]));
     assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
     // No earlier summary of this project.
     let mut h = Harness::new();

@@ -1,11 +1,15 @@
 //! At the first prompt of a new session: the brief from this project's newest
 //! earlier summary (`steer::brief`), once per process. A new session is one
-//! whose conversation holds no row at its first `prompt.context` (measured on
-//! 2.1.328, terminal and headless: `$.session.messages()` answers `[]` there,
-//! and a `--resume`d or `--continue`d one its rows; headless, a resumed
-//! process's first one rejects, the session not bound yet, and the next
-//! answers the rows). This project's sessions are those with a Claude Code
-//! transcript in its folder; their summaries are in the history root.
+//! whose conversation holds no answer and no summary at its first
+//! `prompt.context`: only the person's rows, if any (measured on 2.1.328:
+//! `$.session.messages()` answers `[]` where the engine asks the context
+//! before the prompt is kept, headless; the prompt, and a command's rows
+//! typed before it, where it asks after, in the terminal; a `--resume`d or
+//! `--continue`d one answers its rows, an answer or a summary among them;
+//! headless, a resumed process's first one rejects, the session not bound
+//! yet, and the next answers the rows). This project's sessions are those
+//! with a Claude Code transcript in its folder; their summaries are in the
+//! history root.
 
 use super::protocol::{self, Call, ContextBlock, Host};
 use super::shared::history_dir;
@@ -13,7 +17,12 @@ use crate::message::JsVal;
 use super::state::Session;
 use crate::prune::{Entry, DAY_MS};
 use crate::recall_tool::is_summary_file;
+use crate::compaction::verbatim;
 use crate::steer::brief;
+
+/// The newest rows read to tell a new session from a resumed one: a person may
+/// run commands before their first prompt, each a few rows.
+const ROWS_LOOKED_AT: u32 = 24;
 
 /// The block and the person's line, where this is a new session's first
 /// prompt and an earlier summary of the project is there to brief from.
@@ -26,10 +35,14 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
         return None;
     }
     // Not bound yet (no list): decided at the next prompt.context.
-    let asked = host.ask(vec![Call::Messages { last: 1 }, Call::Cwd, Call::Now]).await;
-    let JsVal::Array(rows) = protocol::value::<JsVal>(&asked[0]).unwrap_or_default() else { return None };
+    let asked = host.ask(vec![Call::Messages { last: ROWS_LOOKED_AT }, Call::Cwd, Call::Now]).await;
+    let rows: Vec<serde_json::Value> = protocol::value(&asked[0]).ok()?;
     session.carried_mut().brief_done = true;
-    if !rows.is_empty() {
+    let earlier = |r: &serde_json::Value| {
+        let text = r.get("text").and_then(serde_json::Value::as_str).unwrap_or("");
+        r.get("role").and_then(serde_json::Value::as_str) != Some("user") || text.starts_with(verbatim::SUMMARY_START)
+    };
+    if rows.iter().any(earlier) {
         return None;
     }
     let (Ok(JsVal::Str(cwd)), Ok(JsVal::Num(now))) = (protocol::value::<JsVal>(&asked[1]), protocol::value::<JsVal>(&asked[2])) else {
