@@ -6,7 +6,8 @@
 //!
 //! - [`hooks`]: the hooks and the driver the shim talks to.
 //! - [`compaction`]: the texts of a compaction (verbatim block, history, handoff).
-//! - [`audit`] (what the summary dropped), [`redact`] (credentials out of what is
+//! - [`audit`] (what the summary dropped, one block with [`record`]'s work record and
+//!   [`attribution`]'s check of what the summary says the person said), [`redact`] (credentials out of what is
 //!   kept), [`prune`] (old history folders), [`recall_tool`] (the tool's spec and
 //!   input), [`instructions`] (the engine's own reading of instruction files).
 //! - [`steer`]: what the person sees of compaction and steers it by (the
@@ -23,6 +24,8 @@ pub mod instructions;
 #[cfg(feature = "compat")]
 pub mod compat;
 pub mod redact;
+pub mod record;
+pub mod attribution;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
@@ -30,3 +33,6 @@ pub mod steer;
 pub mod hooks;
 #[cfg(feature = "bindings")]
 pub mod bindings;
+// The real sessions in ../shared, for the native tests that measure on them.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod transcripts;

@@ -4032,7 +4032,7 @@ fn the_receipt_says_where_the_history_is_what_was_kept_and_what_was_redacted() {
 }
 
 #[test]
-fn the_receipt_counts_the_words_the_budget_left_out_and_the_names_listed() {
+fn the_receipt_counts_the_words_the_budget_left_out_and_the_items_listed() {
     // 100 tokens, about 400 characters: the newest message (about 250) leaves no room for another.
     let mut h = Harness::with(Options { verbatim_tokens: 100.0, ..Options::default() });
     let long = |n: usize| format!("{n}: edit crates/parser/src/lib{n}.rs {}", "word ".repeat(60));
@@ -4047,7 +4047,7 @@ fn the_receipt_counts_the_words_the_budget_left_out_and_the_names_listed() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("1 of your messages kept word for word, 2 older left out by the budget"), "{}", lines[0]);
     let listed = h.pending().unwrap().concat().matches("\n- ").count();
-    assert!(listed > 0 && lines[0].contains(&format!("{listed} name")), "{listed}: {}", lines[0]);
+    assert!(listed > 0 && lines[0].contains(&format!("{listed} item")), "{listed}: {}", lines[0]);
     // Option off: no line at all.
     let mut off = Harness::with(Options { receipt: false, ..Options::default() });
     off.compact(compact_event("manual")).unwrap();

@@ -21,7 +21,8 @@ fn fold(bytes: impl Iterator<Item = u8>) -> impl Iterator<Item = u8> {
 }
 
 impl Needle {
-    fn new(s: &str, left: bool, right: bool) -> Needle {
+    /// `s` as it may appear in kept text; `left`/`right`: its ends must not run on into a word.
+    pub(crate) fn new(s: &str, left: bool, right: bool) -> Needle {
         let text: Vec<u8> = fold(s.bytes()).collect();
         // A boundary only matters where the needle's own edge is a word character.
         let left = left && text.first().is_some_and(|&b| is_word_byte(b));

@@ -30,12 +30,24 @@
 //! (`tests::bench`): collect ≈ 0.08 s of CPU natively, ≈ 0.16 s as the
 //! size-optimised wasm in Node (0.17 s and 0.45 s before the skipping).
 //!
+//! The audit's list is one part of the block that says what the summary lost ([`block`]): first
+//! the summary check's flags (`crate::attribution`: passages the summary puts in the person's
+//! mouth that match none of their messages), then the work record's items the summary does not
+//! already say (`crate::record`: unresolved failures with their error line, commits, branches,
+//! open todos, files created, deleted or edited), ranked above the identifiers because a commit
+//! made matters more than a path mentioned twelve times, then the identifiers. What the record
+//! names is not listed again; the whole block stays within [`BLOCK_CHARS`], the identifiers
+//! within [`IDENTIFIER_CHARS`] of it, and the record's items that had no room are counted and
+//! named in the history file.
+//!
 //! The parts, in the order an audit runs: `collect` (which texts of the conversation are
 //! scanned, and for what), `scan` (one scanner per kind of identifier), `mention` (the table
-//! of what was found, ranked), `coverage` (whether the kept text holds an identifier), and
-//! `render` (what the block lists and how it reads). `what_is_listed` and `real_sessions`
-//! test them together, on made and on real sessions.
+//! of what was found, ranked), `coverage` (whether the kept text holds an identifier),
+//! `render` (what the list holds and how it reads), and `block` (the list with the record and
+//! the flags). `what_is_listed` and `real_sessions` test them together, on made and on real
+//! sessions.
 
+mod block;
 mod collect;
 mod coverage;
 mod hash;
@@ -48,9 +60,10 @@ mod real_sessions;
 mod what_is_listed;
 mod scan;
 
+pub use block::{block, Lost, BLOCK_CHARS, IDENTIFIER_CHARS, RECORD_INTRO};
 pub use collect::{collect, collect_kept, Keeps};
 pub use mention::{Kind, Mention, Mentions, Source};
-pub use render::{dropped, render};
+pub use render::{dropped, dropped_within, render};
 
 use crate::message::Messages;
 

@@ -34,11 +34,16 @@ fn same_thing(a: &Mention, b: &Mention) -> bool {
 /// The identifiers found in none of the kept texts, best ranked first, within
 /// [`MAX_LISTED`] entries and [`MAX_LISTED_CHARS`] rendered characters.
 pub fn dropped(mentions: &Mentions, kept: &[&str]) -> Vec<Mention> {
+    dropped_within(mentions, kept, MAX_LISTED_CHARS)
+}
+
+/// [`dropped`], its rendered block within `chars` (UTF-16 units, intro included).
+pub fn dropped_within(mentions: &Mentions, kept: &[&str], chars: usize) -> Vec<Mention> {
     if mentions.is_empty() {
         return Vec::new();
     }
     let hay = Haystack::new(kept);
-    let mut room = MAX_LISTED_CHARS.saturating_sub(text::len16(INTRO));
+    let mut room = chars.min(MAX_LISTED_CHARS).saturating_sub(text::len16(INTRO));
     let mut out: Vec<Mention> = Vec::new();
     for m in mentions.ranked() {
         if out.len() >= MAX_LISTED || room < 16 {

@@ -24,6 +24,8 @@ pub(super) struct Gathered {
     pub(super) considered: usize,
     /// The conversation's identifiers, collected while the summarizer works.
     pub(super) mentions: Option<audit::Mentions>,
+    /// What the conversation did (failures, commits, todos, files), read with the history.
+    pub(super) record: Option<crate::record::Record>,
     /// The history's size in bytes, all parts.
     pub(super) bytes: usize,
     /// What redaction replaced on the way to disk and into the blocks.

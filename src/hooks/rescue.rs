@@ -12,7 +12,6 @@ use super::gathered::{save_summary, Gathered};
 use super::protocol::{self, Answer, Call, Compacted, Done, Host};
 use super::shared::{debug, json_number, json_str, keep_pending, keep_words, log, now, session_id};
 use super::state::Session;
-use crate::audit;
 use crate::compaction::rescue::cause::Cause;
 use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::rescue::row::{self, Tier};
@@ -23,6 +22,10 @@ use crate::steer::{
     self,
     receipt::{Author, Receipt, Rescue as ReceiptRescue},
 };
+use crate::{attribution, audit, record};
+
+/// How much of the tier-2 row the work record may take, in UTF-16 units.
+const RECORD_IN_DIGEST: usize = 8_000;
 
 /// Why compact-plus compacts in the engine's place.
 pub(super) enum Why {
@@ -196,11 +199,16 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let handoff_text =
         handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
     let t1 = tier1(host, session, messages, &handoff_text, started).await;
+    let work = gathered.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
     let (tier, body) = match t1.summary {
         Some(s) => (Tier::Model, s),
         None => {
             debug(host, &format!("compact-plus: the rescue model gave no summary ({}); a digest instead", t1.why_not)).await;
-            (Tier::Digest, digest::render_digest(&digest::digest(messages)))
+            // The digest carries the work record whole, as the history's end does.
+            let digest = digest::render_digest(&digest::digest(messages));
+            (Tier::Digest, record::render_within(&work, RECORD_IN_DIGEST).map_or(digest.clone(), |r| format!("{r}
+
+{digest}")))
         }
     };
 
@@ -229,9 +237,10 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
-            let dropped = audit::dropped(&mentions, &kept_texts);
-            listed = dropped.len();
-            if let Some(a) = audit::render(&dropped) {
+            let flags = if tier == Tier::Model { attribution::check(&body, &attribution::said(messages)).flags } else { Vec::new() };
+            let lost = audit::Lost { record: Some(&work), mentions: Some(&mentions), flags: &flags, clean: &|t| session.clean(t) };
+            if let Some(a) = audit::block(&lost, &kept_texts) {
+                listed = steer::receipt::listed(&a);
                 p = format!("{p}\n\n{a}");
             }
             Some(p)

@@ -1,7 +1,8 @@
 //! `session.compact`: the history saved while the summarizer works, the
 //! handoff instructions handed down, and the blocks that follow the summary
-//! (the verbatim block, the pointer to the history, the audit of what the
-//! summary dropped), kept until a channel takes them.
+//! (the verbatim block, the pointer to the history, and what the summary lost:
+//! its misattributed quotes, the work record, the identifiers it dropped), kept
+//! until a channel takes them.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -21,7 +22,7 @@ use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::steer::receipt::Receipt;
 use crate::text::stamp;
-use crate::{audit, prune, steer};
+use crate::{attribution, audit, prune, record, steer};
 use std::cell::RefCell;
 
 /// Why a precompute is not asked of a summarizer within its cool-down.
@@ -84,7 +85,7 @@ async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathere
     let previous = carried_words(host, session, dir.as_deref()).await;
     let considered = verbatim::considered(previous.as_deref(), &e.messages.0);
     let verbatim = verbatim::select(previous, &e.messages.0, session.options.verbatim_tokens);
-    Gathered { dir, file: None, parts: 0, verbatim, considered, mentions: None, bytes: 0, redacted: RefCell::default() }
+    Gathered { dir, file: None, parts: 0, verbatim, considered, mentions: None, record: None, bytes: 0, redacted: RefCell::default() }
 }
 
 /// The texts of the user rows, where the verbatim block comes from. A failed
@@ -153,7 +154,11 @@ async fn write_history(
     unpack_event(host, session, e).await?;
     terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
-    let texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &gathered.redacted));
+    let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &gathered.redacted));
+    // The work record, all of it, at the history's end: the block after the summary names the rest there.
+    let work = record::read(messages, &|t| session.clean(t));
+    record::into_history(&mut texts, &work, history::WRITE_LIMIT, &|t| session.clean(t));
+    gathered.record = Some(work);
     let names: Vec<String> =
         (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
     let sizes: Vec<usize> = texts.iter().map(String::len).collect();
@@ -422,15 +427,17 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let mut listed = 0;
     if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
         let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
-        // What the summary dropped: identifiers from before that neither the
-        // summary, the kept messages nor the verbatim block carry.
+        // What the summary lost: passages it puts in the person's mouth that match none of
+        // their messages, the work it does not say, identifiers that neither the summary, the
+        // kept messages nor the verbatim block carry.
         let block = pending.render(Channel::SummaryRow);
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(block.iter().map(String::as_str));
-        let dropped = gathered.mentions.as_ref().map(|m| audit::dropped(m, &kept_texts)).unwrap_or_default();
-        listed = dropped.len();
-        if let Some(audit) = audit::render(&dropped) {
-            pointer = format!("{pointer}\n\n{}", session.clean(&audit));
+        let flags = attribution::check(row_text, &attribution::said(&e.messages.0)).flags;
+        let lost = audit::Lost { record: gathered.record.as_ref(), mentions: gathered.mentions.as_ref(), flags: &flags, clean: &|t| session.clean(t) };
+        if let Some(block) = audit::block(&lost, &kept_texts) {
+            listed = steer::receipt::listed(&block);
+            pointer = format!("{pointer}\n\n{}", session.clean(&block));
         }
         pending.blocks.push(pointer);
     }

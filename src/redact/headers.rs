@@ -1,13 +1,18 @@
-//! `Authorization:` and `Bearer` headers: only the credential goes, the header's name and
-//! its scheme word stay.
+//! `Authorization:` and `Bearer` headers: only the credential goes, the header's name and its
+//! scheme word stay (a provider token inside keeps its own kind).
 
+use super::hit::Hit;
+use super::not_secret::{is_expression, is_name, is_placeholder, looks_like_code};
 use super::shape::{at_least, blanks, lit, lit_ci, one, quote_opt, run};
+use super::tokens::prefer_token;
 
-/// An `Authorization` header's credential, and whether a scheme word came
-/// before it: `(?i-u:authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:\\*["'])?[ \t]*`
+/// An `Authorization` header's credential:
+/// `(?i-u:authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:\\*["'])?[ \t]*`
 /// `(?:(?P<scheme>(?i-u:bearer|basic|token|bot|apikey|sso-key|key))[ \t]+)?`
-/// `(?P<s>[A-Za-z0-9_.~+/:-]+=*)`.
-pub(crate) fn authorization_header(b: &[u8], pos: usize) -> Option<(usize, usize, bool)> {
+/// `(?P<s>[A-Za-z0-9_.~+/:-]+=*)`. Without a scheme word, a value that reads as code
+/// (`authorization = self.headers.get(...)`) is no header.
+pub(crate) fn authorization(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
     let i = blanks(b, quote_opt(b, lit_ci(b, pos, b"authorization")?));
     let i = one(b, i, |c| c == b':' || c == b'=')?;
     let i = blanks(b, quote_opt(b, blanks(b, i)));
@@ -27,16 +32,27 @@ pub(crate) fn authorization_header(b: &[u8], pos: usize) -> Option<(usize, usize
         .map(|j| (j, blanks(b, j)))
         .filter(|(j, k)| k > j)
         .and_then(|(_, k)| Some((k, value(k)?)));
-    match after_scheme {
-        Some((s, e)) => Some((s, e, true)),
-        // Without a value after it, the scheme word is the value (and too
-        // short to be kept), as a backtracking engine would have it.
-        None => Some((i, value(i)?, false)),
+    // Without a value after it, the scheme word is the value (and too short to be kept),
+    // as a backtracking engine would have it.
+    let (s, e, scheme) = match after_scheme {
+        Some((s, e)) => (s, e, true),
+        None => (i, value(i)?, false),
+    };
+    let v = text.get(s..e)?;
+    if v.len() < 8 || is_scheme_word(v) || is_placeholder(v) {
+        return None;
     }
+    let next = b.get(e).copied();
+    let bare = v.trim_end_matches(['+', '-']);
+    if !scheme && (looks_like_code(bare, next) || is_expression(v) || is_name(v)) {
+        return None;
+    }
+    Some(prefer_token(text, s, e, e, "authorization"))
 }
 
-/// `Bearer[ \t]+(?P<s>[A-Za-z0-9_.~+/-]{20,}=*)`.
-pub(crate) fn bearer_header(b: &[u8], pos: usize) -> Option<(usize, usize)> {
+/// `Bearer[ \t]+(?P<s>[A-Za-z0-9_.~+/-]{20,}=*)`, with letters and digits.
+pub(crate) fn bearer(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
     let i = lit(b, pos, b"Bearer")?;
     let s = blanks(b, i);
     if s == i {
@@ -48,10 +64,17 @@ pub(crate) fn bearer_header(b: &[u8], pos: usize) -> Option<(usize, usize)> {
         |c| c.is_ascii_alphanumeric() || b"_.~+/-".contains(&c),
         20,
     )?;
-    Some((s, run(b, e, |c| c == b'=')))
+    let e = run(b, e, |c| c == b'=');
+    let v = text.get(s..e)?;
+    if is_placeholder(v)
+        || !(v.bytes().any(|c| c.is_ascii_digit()) && v.bytes().any(|c| c.is_ascii_alphabetic()))
+    {
+        return None;
+    }
+    Some(prefer_token(text, s, e, e, "authorization"))
 }
 
-pub(crate) fn is_scheme_word(v: &str) -> bool {
+fn is_scheme_word(v: &str) -> bool {
     ["bearer", "basic", "token", "bot", "apikey", "key", "digest"]
         .iter()
         .any(|w| v.eq_ignore_ascii_case(w))

@@ -1,91 +1,79 @@
-//! Credential redaction: every credential in a text becomes `[REDACTED:<kind>]`
-//! before the text reaches the history file, `log.jsonl` or the verbatim block.
+//! Credential redaction: every credential in a text becomes `[REDACTED:<kind>]` before the
+//! text reaches the history file, `log.jsonl`, the verbatim block or the model (the hooks and
+//! the recall module call [`redact`] on every line they keep or hand over).
 //!
-//! # Shapes
+//! # What is redacted
 //!
-//! The shapes follow the public scanners' rule sets (gitleaks, trufflehog,
-//! Nosey Parker): provider tokens with fixed prefixes (AWS key ids, GitHub,
-//! GitLab, Slack, Stripe, Anthropic, OpenRouter, OpenAI, Google API keys and
-//! OAuth access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI), JWTs
-//! and PEM/OpenSSH/PGP private key blocks; then context rules: AWS secret keys
-//! after their key name, `Authorization:` headers, `password=` / `secret:` /
-//! `token=` style assignments (also `PGPASSWORD=`, `ENCRYPTION_KEY=` and the
-//! other `<what>_KEY` names, Azure's `AccountKey=` / `SharedAccessKey=`,
-//! `--password x`, `.netrc`, `curl -u user:pass`, `mysql -p<password>`,
-//! `sshpass -p <password>`) and `scheme://user:pass@host`. Only the secret part is
-//! replaced: an assignment keeps its key, a URL its scheme and host, a header
-//! its name and scheme word (`Authorization: Bearer [REDACTED:authorization]`).
-//! When the value of an assignment or header is itself a provider token, the
-//! provider's kind wins (`GITHUB_TOKEN=[REDACTED:github-token]`).
+//! * Provider credentials, by their shape alone wherever they stand: every row of the
+//!   provider table (`formats`, 208 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
+//!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
+//!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
+//! * Private key blocks (PEM, OpenSSH, PGP), whole.
+//! * Values named by their key (`generic`): `password` / `secret` / `token` / `api_key` /
+//!   `credentials` / `<what>_KEY` and the like, in every form `pair` reads — shell and
+//!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
+//!   PHP arrays and `define`, the default of `getenv`/`get`, a call's literal
+//!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements, .NET's
+//!   `<add key=… value=…/>`, `.netrc`, `--password x` — and `key` alone when its value reads
+//!   as random (3.5 bits a character, as gitleaks' generic rule).
+//! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
+//!   `sshpass -p`, `docker login -p`, `redis-cli -a`, and connection strings: `scheme://user:pass@host`, Go's
+//!   `user:pass@tcp(host)`, Oracle's `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and
+//!   ODBC strings.
+//!
+//! Only the secret part is replaced: an assignment keeps its key, a URL its scheme and host,
+//! a header its name and scheme word, a webhook its host and path name. When the value of an
+//! assignment or header is itself a provider token, the provider's kind wins
+//! (`GITHUB_TOKEN=[REDACTED:github-token]`).
+//!
+//! # What never is
+//!
+//! Values that stand where a secret would and are none (`not_secret`; the corpus tests pin
+//! each): empty values, references (`$X`, `${X}`, `$(cmd)`, `!Ref`, `env(…)`, `@file`,
+//! `secrets.X`), placeholders (`<your-password>`, `{{var}}`, `changeme`, `your_…`,
+//! `…_here`, `REPLACE_WITH_…`), masks and fillers (`****`, `xxxx`, `sk_test_XXXX`, Slack's
+//! `T00000000/B00000000/XXXX…`), elisions (`ghp_...`), code (`self.password`,
+//! `obj.aFunctionCall()`, `a?.b`, snake_case and camelCase names, `getpass(`), type
+//! annotations (`password: string`, `privateKey: Uint8Array;`), hashes named as hashes
+//! (`"hashed_secret": "<sha1>"`), ids and positions named `key` (`sort_key`, UUIDs), a
+//! value equal to its key, a shell `=` with nothing after it (`--password= https://…`),
+//! switches (`--ask-password`), port mappings (`-p3306:3306`), user and group ids
+//! (`-u 1000:1000`), test statuses (`--- PASS: TestX`).
 //!
 //! # One pass, no regex engine
 //!
-//! The core ships as WebAssembly with a size budget, and a regex engine
-//! would be most of it; the shapes are simple enough to read by hand. The
-//! single pass is a byte loop: a 64 KiB table indexed by each pair of
-//! adjacent bytes says whether a rule's leading literal may start there
-//! (`AK`, `gh`, `sk`, `ey`, `--`, `:/`, `pa`, `to`, …). Only there does that
-//! rule's reader run, anchored at that byte; it stops as soon as the shape
-//! cannot match. Each reader's doc gives its shape as a regex, and it
-//! returns what a leftmost-first engine would for it. After a match the
-//! scan resumes past it: no rule ever rescans the text.
+//! The core ships as WebAssembly with a size budget, and a regex engine would be most of it;
+//! the shapes are simple enough to read by hand, and the provider formats are data. The
+//! single pass is a byte loop: a table indexed by each pair of adjacent bytes says whether a
+//! trigger may start there (a rule's leading literal, a provider prefix, a context word).
+//! Only there do that trigger's readers run, anchored at that byte, in priority order; each
+//! stops as soon as its shape cannot match. After a match the scan resumes past it: no rule
+//! ever rescans the text, and the cost is linear in the text. The replacement holds no quote
+//! or backslash, so JSON stays valid, and a second pass over redacted text changes nothing.
 //!
-//! # Choices (the corpus tests pin them)
-//!
-//! * Private key blocks (`-----BEGIN … PRIVATE KEY-----`) go whole, BEGIN line
-//!   through END line. Without an END line a block ends with its paragraph:
-//!   it takes the armor headers (`Proc-Type: …`) and the base64 tokens that
-//!   follow one line break or blank apart, and stops at a blank line or at
-//!   the first token that is not base64. A header with no base64 run of 20+
-//!   characters after it (documentation, `...` bodies) is left alone.
-//!   JSON-escaped line breaks (`\n`) count as line breaks.
-//! * Placeholders survive: empty values, `$VAR`, `${VAR}`, `$(cmd)`, `%s`,
-//!   `{{var}}`, `<your-password>`, `[REDACTED…]`, masks (`****`, `xxxx`,
-//!   `sk_test_XXXXXXXX`), elisions (`ghp_...`), words such as `password`,
-//!   `changeme`, `example`, `null`, `true`, type names (`string`, `usize`),
-//!   values starting with `your` or holding `_here`, paths (`PWD=/work`),
-//!   `@file` references (`password=@secret.txt`, `@e3`), setting names
-//!   (`"OPENAI_API_KEY"`), a value equal to its key (`password=password`, a
-//!   keyword argument), and shell parameter expansions (`${PASSWORD:?unset}`).
-//! * Code is not a credential: unquoted values that are calls, paths
-//!   (`ec::Seed`), dotted names (`self.password`), expressions (`a?.b`,
-//!   `x ?? y`, `n=null`), snake_case or camelCase names, and letters-only
-//!   words after a spaced separator (`password: string`) survive, unless
-//!   the line is an environment assignment (`ALL_CAPS=value`, no blanks),
-//!   whose value is always literal. Consequence: YAML `password: hunter`
-//!   (lowercase key, one letters-only word) is not caught; `hunter2` is.
-//!   jq paths (`pass: .pass`) are code.
-//! * `token`/`secret`/`key` values need 6+ characters, letters, no blanks,
-//!   and must not be a plain name (`"token": "github_webhook"`), except in an
-//!   environment line, where one letters-only word of 8+ is a secret
-//!   (`JWT_SECRET=mysupersecretvalue`); passwords need 3+ characters and may
-//!   be passphrases, not sentences. `storageKey`, `accountKey`, `masterKey`
-//!   and the like also name object keys, so their values must be key
-//!   material: 16+ characters with letters and digits, no path.
-//! * `pass` and `pwd` alone are also words: their values must have a digit
-//!   (`pass: I'll` is prose, `pass: .pass` jq), may not be counts
-//!   (`PASS=120 FAIL=3`), and `PASS:` is a test status (`--- PASS: TestX/y`).
-//! * `-p` is a password only where the command takes one there: glued to
-//!   it on a MySQL client's line (`mysql -uroot -pS3cret`, not a
-//!   `-p3306:3306` port mapping), after `sshpass`. `ssh -p 2222`,
-//!   `docker run -p 80:80`, `mkdir -p`, `-pthread` stay.
-//! * The replacement holds no quote or backslash, so JSON stays valid, and a
-//!   second pass over redacted text changes nothing.
-//!
-//! Never panics: slices are taken with `get`, and if the trigger table could
-//! not be built (a unit test proves it is) the text is returned unchanged.
+//! Never panics: slices are taken with `get`, and if the trigger table could not be built (a
+//! unit test proves it is) the text is returned unchanged.
 //!
 //! # Parts
 //!
-//! `scan` is the one pass and its trigger table; `rules` the rules in priority order and what
-//! each makes of a match. The shapes: `tokens` (provider tokens), `private_key` (key blocks),
-//! `headers`, `urls`, `assignment` (a key word and its value, `--password x`, `.netrc`,
-//! `curl -u`, AWS secret keys); `shape` holds the readers they are written with, and
-//! `not_secret` the judgement of which values stand where a secret would and are none.
+//! Vocabulary (leaves, importing nothing of their neighbours): `hit` (what a rule reports,
+//! where it may start), `format` (how a provider format is written as data), `shape` (the
+//! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
+//! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
+//! table); the rules are `private_key`, `headers`, `urls`, `command_line` and `generic`
+//! (values named by their key), which reads with `pair` (the key-value grammar) and judges
+//! with `not_secret`.
 
-mod assignment;
+mod command_line;
+mod entropy;
+mod format;
+mod formats;
+mod generic;
 mod headers;
+mod hit;
 mod not_secret;
+mod pair;
 mod private_key;
 mod rules;
 mod scan;
@@ -94,30 +82,14 @@ mod tokens;
 mod urls;
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use scan::matcher;
 
-/// Every kind that can appear in `[REDACTED:<kind>]`.
-const KINDS: &[&str] = &[
+/// Kinds written by the rules read by hand (the provider table's rows name their own).
+const RULE_KINDS: &[&str] = &[
     "private-key",
-    "aws-access-key-id",
-    "aws-secret-key",
-    "github-token",
-    "gitlab-token",
-    "slack-token",
     "slack-webhook",
-    "stripe-key",
-    "anthropic-key",
-    "openrouter-key",
-    "openai-key",
-    "google-api-key",
-    "google-oauth-token",
-    "huggingface-token",
-    "sendgrid-key",
-    "digitalocean-token",
-    "npm-token",
-    "pypi-token",
-    "jwt",
     "authorization",
     "url-credentials",
     "password-assignment",
@@ -125,9 +97,24 @@ const KINDS: &[&str] = &[
     "token-assignment",
 ];
 
-/// The kinds `redact` may write, for callers that summarise or test.
+/// Every kind that can appear in `[REDACTED:<kind>]`, for callers that summarise or test.
 pub fn kinds() -> &'static [&'static str] {
-    KINDS
+    static KINDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let mut all: Vec<&'static str> = RULE_KINDS.to_vec();
+        for format in formats::formats() {
+            if !all.contains(&format.kind) {
+                all.push(format.kind);
+            }
+        }
+        all
+    })
+}
+
+/// The kinds of the rules read by hand, each of which the co-developed corpus exercises
+/// (the provider table's are exercised by `tests/fixtures/secrets/formats.txt`).
+pub fn rule_kinds() -> &'static [&'static str] {
+    RULE_KINDS
 }
 
 /// Replaces every credential in `text` by `[REDACTED:<kind>]`.
@@ -375,6 +362,10 @@ mod tests {
             "sk-ant-api03-", "xoxb-", "123-", "é", "🙂", "token", "secret", "--", "-u", "curl",
             "aws_secret_access_key", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ", "${X}", "<x>", "(",
             ")", "{", "[", "]", "=>", "machine ", "login ", "Pass", "_key", "?", "&",
+            "<password>", "</password>", "key=\"db.password\">", ":AA", "-us1", "0123456789",
+            "glsa_", "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "==", "setPassword(", "auth=(", ",",
+            "docker login -p ", "redis-cli -a ", "@tcp(", "jdbc:oracle:thin:", "/", "key",
+            "TWILIO_", "AKIA", "EXAMPLE", "...", "xoxb-1-", "eyJhbGciOiJub25lIn0", "%",
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move || {
@@ -383,7 +374,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for _ in 0..2000 {
+        for _ in 0..6000 {
             let n = next() % 40;
             let text: String = (0..n)
                 .map(|_| frags[(next() % frags.len() as u64) as usize])

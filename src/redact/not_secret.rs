@@ -1,7 +1,7 @@
 //! Values that stand where a credential would and are not one: placeholders, names,
 //! references and code (see "Choices" in [`crate::redact`]; the corpus tests pin them).
 
-use super::tokens::is_mask;
+use super::shape::is_mask;
 
 /// Values that stand for a secret without being one.
 pub(crate) fn is_placeholder(value: &str) -> bool {
@@ -9,6 +9,10 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let Some(first) = v.chars().next() else {
         return true;
     };
+    // `!Ref DbPassword`, `!Sub …`, `!vault |`: a YAML tag; the value is elsewhere.
+    if first == '!' && v.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()) {
+        return true;
+    }
     // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
     if matches!(first, '$' | '%' | '{' | '<' | '[' | '*' | '@')
         || v.starts_with("#{")
@@ -47,6 +51,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if v.ends_with("...") || v.ends_with('…') {
         return true;
     }
+    // `hf_HubCITokenXXXXXXXXXXXXXXXXXXXX`, `AKIA****************`: a run of filler where the
+    // random part would be.
+    if has_filler_run(v) {
+        return true;
+    }
     #[rustfmt::skip]
     const INFIXES: &[&str] =
         &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit"];
@@ -58,6 +67,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey", "api_key",
         "api-key", "key", "changeme", "change_me", "change-me", "changeit", "example", "sample",
         "dummy", "fake", "test", "null", "nil", "none", "true", "false", "undefined", "redacted",
+        "foo", "bar", "baz", "qux", "quux", "foobar", "foobaz",
         "hidden", "masked", "placeholder", "string", "str", "number", "int", "integer", "bool",
         "boolean", "any", "unknown", "bytes", "object", "optional", "required", "await", "new",
         "this", "self", "value", "env", "todo", "tbd", "n/a", "secretstr", "secretstring",
@@ -72,6 +82,20 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "env.", "secrets.", "vault:", "op://", "enc[",
     ];
     WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
+pub(crate) fn has_filler_run(v: &str) -> bool {
+    let mut run = 0;
+    let mut last = 0u8;
+    for c in v.bytes() {
+        run = if c == last { run + 1 } else { 1 };
+        last = c;
+        if run >= 8 && b"xX*#0.".contains(&c) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Words joined by `-`, `_` or `.`, each lowercase, Capitalised, camelCase
@@ -221,4 +245,55 @@ pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
         && v.bytes().any(|c| c.is_ascii_uppercase())
         && is_name(v);
     snake || camel
+}
+
+/// `obj.aFunctionCall()`, `getpass()`, `env("DB_PASSWORD")`: a call written in a string.
+pub(crate) fn is_call_expression(v: &str) -> bool {
+    let Some(open) = v.find('(') else {
+        return false;
+    };
+    let callee = v.get(..open).unwrap_or("");
+    !callee.is_empty()
+        && v.ends_with(')')
+        && callee.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// A hex digest: 32, 40, 56, 64, 96 or 128 hex digits (MD5, SHA-1, SHA-2).
+pub(crate) fn is_hex_digest(v: &str) -> bool {
+    [32, 40, 56, 64, 96, 128].contains(&v.len()) && v.bytes().all(|c| c.is_ascii_hexdigit())
+}
+
+/// A type's name: `Uint8Array`, `Float64Array`, `SecretStr`, `HTTPClient`, `Int32`. Starts
+/// upper-case; letters in runs of words (no lone lower-case letter between capitals or
+/// digits), digits only at the end of a word. `Passw0rd` and random tokens are none.
+pub(crate) fn is_type_name(v: &str) -> bool {
+    let b = v.as_bytes();
+    if !b.first().is_some_and(u8::is_ascii_uppercase)
+        || b.len() > 40
+        || !b.iter().all(u8::is_ascii_alphanumeric)
+    {
+        return false;
+    }
+    let mut lower_run = 0;
+    for (i, c) in b.iter().enumerate() {
+        if c.is_ascii_lowercase() {
+            lower_run += 1;
+            continue;
+        }
+        if lower_run == 1 {
+            return false;
+        }
+        lower_run = 0;
+        // A digit ends a word: what follows is another digit, a capital or the end.
+        if c.is_ascii_digit() && b.get(i + 1).is_some_and(|n| n.is_ascii_lowercase()) {
+            return false;
+        }
+    }
+    lower_run != 1 && b.iter().filter(|c| c.is_ascii_digit()).count() <= 3
 }

@@ -1,12 +1,24 @@
 //! Private key blocks (PEM, OpenSSH, PGP): `-----BEGIN … PRIVATE KEY-----` through its END
 //! line, or to the end of its paragraph when there is none.
 
+use super::hit::Hit;
+
+/// The private key block whose `-----BEGIN` is at `pos`, if its body holds key material.
+pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
+    let end = key_block_end(text, pos)?;
+    // `MIIEvQIBADANBg...`: the body's run stopped at an elision.
+    let elided = text
+        .get(end..)
+        .is_some_and(|t| t.starts_with("...") || t.starts_with('…'));
+    (!elided && has_key_material(text.get(pos..end)?)).then_some(Hit::span(pos, end, "private-key"))
+}
+
 /// The end of the private key block whose `-----BEGIN` is at `pos`: the
 /// header line, armor headers (`Proc-Type: 4,ENCRYPTED`), base64 tokens one
 /// separator apart (blank lines only before the first: PGP puts one there),
 /// and the END line if it follows. Without an END line the block stops at a
 /// blank line or at the first token that is not base64.
-pub(crate) fn key_block_end(text: &str, pos: usize) -> Option<usize> {
+fn key_block_end(text: &str, pos: usize) -> Option<usize> {
     let b = text.as_bytes();
     let mut i = key_block_marker(b, pos, b"-----BEGIN")?;
     // Armor headers: `Name-Part: value` to the end of the line.
@@ -121,12 +133,16 @@ fn separators(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// A key block's body must hold a real base64 run, not `...` or nothing.
-pub(crate) fn has_key_material(block: &str) -> bool {
+/// An elided body (`MIIEvQIBADANBg...`, `…`) is documentation, however long its start.
+fn has_key_material(block: &str) -> bool {
     let body = block.get(10..).unwrap_or("");
     let body = body
         .find("-----")
         .and_then(|i| body.get(i + 5..))
         .unwrap_or("");
+    if body.contains("...") || body.contains('…') {
+        return false;
+    }
     let mut run = 0;
     for c in body.bytes() {
         if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {

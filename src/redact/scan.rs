@@ -1,12 +1,16 @@
 //! The one pass (see "One pass, no regex engine" in [`crate::redact`]): a table of the byte
-//! pairs a rule's leading literal starts with, and the scan that runs a rule only where one
-//! may start, writing `[REDACTED:<kind>]` over what it matched.
+//! pairs a trigger starts with, and the scan that runs a reader only where one may start,
+//! writing `[REDACTED:<kind>]` over what it matched.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::rules::{Rule, RULES};
+use super::format::{Reveal, Standing};
+use super::formats::formats;
+use super::hit::{Boundary, Hit};
+use super::rules::{Rule, AFTER_FORMATS, BEFORE_FORMATS};
 use super::shape::literal_at;
+use super::tokens::token_hit;
 
 static MATCHER: OnceLock<Option<Matcher>> = OnceLock::new();
 
@@ -14,99 +18,135 @@ pub(crate) fn matcher() -> Option<&'static Matcher> {
     MATCHER.get_or_init(Matcher::build).as_ref()
 }
 
-/// What must precede a rule's leading literal for it to count as a start.
+/// What reads at a trigger.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Boundary {
-    /// Anything (the literal itself is distinctive: `-----BEGIN`, `://`).
-    Any,
-    /// Not an ASCII word byte: a token is not the tail of a longer word
-    /// (keeps base64 blobs and `task-sk-1` out).
-    Word,
-    /// A new name segment: not alphanumeric (so `DB_PASSWORD`, `x-api-key`
-    /// count) or a camelCase hump (`dbPassword`); `bypass`, `compass` do not.
-    /// An upper-case `PASSWORD` or `PASSWD` glued to an upper-case name counts
-    /// too (`PGPASSWORD`, `MYSQLPASSWORD`): environment names run words together.
-    Segment,
+enum Source {
+    Rule(Rule),
+    /// A row of the provider table, by index.
+    Format(usize),
 }
 
-/// One leading literal of one rule.
+/// One leading literal of one source; `rank` is its priority (lower first).
+#[derive(Clone, Copy)]
 struct Trigger {
     literal: &'static [u8],
-    ignore_case: bool,
+    any_case: bool,
     boundary: Boundary,
-    rule: Rule,
-}
-
-/// A credential found at the scan position: the rule read up to `end` (where
-/// the scan resumes), and `secret_start..secret_end` is the part replaced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Hit {
-    pub(crate) end: usize,
-    pub(crate) secret_start: usize,
-    pub(crate) secret_end: usize,
-    pub(crate) kind: &'static str,
+    source: Source,
+    rank: usize,
 }
 
 pub(crate) struct Matcher {
-    /// Byte pair `(a << 8) | b` to a bucket number; 0 means no rule starts there.
-    bucket_of: Vec<u8>,
+    /// Byte pair `(a << 8) | b` to a bucket number; 0 means nothing starts there.
+    bucket_of: Vec<u16>,
     /// Quick reject on the first byte alone before looking at the pair.
     first_byte: [bool; 256],
-    /// Bucket 0 is empty; triggers inside a bucket are in rule priority order.
+    /// Bucket 0 is empty; triggers inside a bucket are in priority order.
     buckets: Vec<Vec<Trigger>>,
+    /// Per bucket, the bytes a trigger's third and fourth bytes may be (all, where a trigger
+    /// is shorter): most byte pairs that begin a trigger begin ordinary words too (`git`
+    /// against `github_pat_`, `create` against `credential`).
+    third: Vec<[u64; 4]>,
+    fourth: Vec<[u64; 4]>,
+    /// Per bucket, the boundary all its triggers share, if they do: checked before any of
+    /// them is tried (`NT` inside `CONTENT` starts no token).
+    boundary: Vec<Option<Boundary>>,
 }
 
 impl Matcher {
     fn build() -> Option<Matcher> {
-        let mut bucket_of = vec![0u8; 1 << 16];
+        let mut triggers = Vec::new();
+        let mut rank = 0;
+        let add_rules = |rules: &[Rule], rank: &mut usize, triggers: &mut Vec<Trigger>| {
+            for rule in rules {
+                let spec = rule.spec();
+                for literal in spec.triggers {
+                    triggers.push(Trigger {
+                        literal: literal.as_bytes(),
+                        any_case: spec.any_case,
+                        boundary: spec.boundary,
+                        source: Source::Rule(*rule),
+                        rank: *rank,
+                    });
+                }
+                *rank += 1;
+            }
+        };
+        add_rules(BEFORE_FORMATS, &mut rank, &mut triggers);
+        for (index, format) in formats().iter().enumerate() {
+            if format.standing != Standing::Alone {
+                continue;
+            }
+            for prefix in format.prefixes() {
+                // A prefix that is the middle of its token (`:AA`, `-us`) or a URL's path
+                // (`hooks.slack.com/…`) may follow anything.
+                let glued = format.lead.is_some()
+                    || format.reveal == Reveal::Prefix
+                    || !prefix
+                        .bytes()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphanumeric());
+                triggers.push(Trigger {
+                    literal: prefix.as_bytes(),
+                    any_case: format.any_case,
+                    boundary: if glued { Boundary::Any } else { Boundary::Word },
+                    source: Source::Format(index),
+                    rank,
+                });
+            }
+            rank += 1;
+        }
+        add_rules(AFTER_FORMATS, &mut rank, &mut triggers);
+        let mut bucket_of = vec![0u16; 1 << 16];
         let mut first_byte = [false; 256];
         let mut buckets: Vec<Vec<Trigger>> = vec![Vec::new()];
-        for rule in RULES {
-            let ignore_case = rule.triggers_ignore_case();
+        for trigger in triggers {
+            let [a, b, ..] = *trigger.literal else {
+                return None;
+            };
             let cases = |c: u8| {
-                if ignore_case {
+                if trigger.any_case {
                     [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
                 } else {
                     [c, c]
                 }
             };
-            for literal in rule.triggers() {
-                let [a, b, ..] = literal.as_bytes() else {
-                    return None;
-                };
-                for x in cases(*a) {
-                    for y in cases(*b) {
-                        let slot = bucket_of.get_mut((usize::from(x) << 8) | usize::from(y))?;
-                        if *slot == 0 {
-                            *slot = u8::try_from(buckets.len()).ok()?;
-                            buckets.push(Vec::new());
-                        }
-                        let bucket = buckets.get_mut(usize::from(*slot))?;
-                        if !bucket
-                            .iter()
-                            .any(|t| t.rule == rule && t.literal == literal.as_bytes())
-                        {
-                            bucket.push(Trigger {
-                                literal: literal.as_bytes(),
-                                ignore_case,
-                                boundary: rule.boundary(),
-                                rule,
-                            });
-                        }
-                        *first_byte.get_mut(usize::from(x))? = true;
+            let mut slots: Vec<usize> = Vec::new();
+            for x in cases(a) {
+                for y in cases(b) {
+                    let pair = (usize::from(x) << 8) | usize::from(y);
+                    if !slots.contains(&pair) {
+                        slots.push(pair);
                     }
+                    *first_byte.get_mut(usize::from(x))? = true;
                 }
             }
+            for pair in slots {
+                let slot = bucket_of.get_mut(pair)?;
+                if *slot == 0 {
+                    *slot = u16::try_from(buckets.len()).ok()?;
+                    buckets.push(Vec::new());
+                }
+                buckets.get_mut(usize::from(*slot))?.push(trigger);
+            }
         }
-        // RULES are visited in priority order, so buckets already are; the
-        // sort is stable and keeps that order explicit.
+        let mut third = Vec::with_capacity(buckets.len());
+        let mut fourth = Vec::with_capacity(buckets.len());
+        let mut boundary = Vec::with_capacity(buckets.len());
         for bucket in &mut buckets {
-            bucket.sort_by_key(|t| t.rule.index());
+            bucket.sort_by_key(|t| t.rank);
+            let first = bucket.first().map(|t| t.boundary);
+            boundary.push(first.filter(|b| bucket.iter().all(|t| t.boundary == *b)));
+            third.push(allowed_at(bucket, 2)?);
+            fourth.push(allowed_at(bucket, 3)?);
         }
         Some(Matcher {
             bucket_of,
             first_byte,
             buckets,
+            third,
+            fourth,
+            boundary,
         })
     }
 
@@ -132,21 +172,21 @@ impl Matcher {
         }
     }
 
-    /// The one forward pass: every credential in `text`, in order, none
-    /// overlapping the one before it.
+    /// The one forward pass: every credential in `text`, in order, none overlapping the one
+    /// before it.
     pub(crate) fn each_hit(&self, text: &str, mut found: impl FnMut(Hit)) {
         let bytes = text.as_bytes();
         let mut copied = 0;
         let mut i = 0;
         while let (Some(&a), Some(&b)) = (bytes.get(i), bytes.get(i + 1)) {
-            if !self.may_start(a, b) {
+            let bucket = self.bucket(a, b);
+            if bucket == 0 || !self.may_go_on(bytes, i, bucket) {
                 i += 1;
                 continue;
             }
-            // Every offset comes from an ASCII byte or a run of whole
-            // characters, so this holds; the check keeps a slip from ever
-            // dropping text.
-            let hit = self.hit_at(text, i, false).filter(|h| {
+            // Every offset comes from an ASCII byte or a run of whole characters, so this
+            // holds; the check keeps a slip from ever dropping text.
+            let hit = self.hit_at(text, i).filter(|h| {
                 h.secret_start >= copied
                     && h.secret_start <= h.secret_end
                     && text.is_char_boundary(h.secret_start)
@@ -163,22 +203,47 @@ impl Matcher {
         }
     }
 
-    /// The hot loop's test, one per byte: can a rule's literal start with
-    /// this byte pair? The 256-entry first-byte table answers most bytes.
-    fn may_start(&self, a: u8, b: u8) -> bool {
-        self.first_byte
-            .get(usize::from(a))
-            .copied()
-            .unwrap_or(false)
-            && self
-                .bucket_of
+    /// The hot loop's test, one per byte: the bucket of triggers this byte pair may start
+    /// (0: none). The 256-entry first-byte table answers most bytes.
+    #[inline(always)]
+    fn bucket(&self, a: u8, b: u8) -> usize {
+        if !self.first_byte.get(usize::from(a)).copied().unwrap_or(false) {
+            return 0;
+        }
+        usize::from(
+            self.bucket_of
                 .get((usize::from(a) << 8) | usize::from(b))
-                .is_some_and(|bucket| *bucket != 0)
+                .copied()
+                .unwrap_or(0),
+        )
     }
 
-    /// The first rule that matches at `pos`, if any. With `tokens_only`, only
-    /// provider-token rules are tried (used to classify a value).
-    pub(crate) fn hit_at(&self, text: &str, pos: usize, tokens_only: bool) -> Option<Hit> {
+    /// For a byte pair that begins a trigger at `i`: may one go on with the next two bytes
+    /// and follow the byte before?
+    fn may_go_on(&self, bytes: &[u8], i: usize, bucket: usize) -> bool {
+        let allows = |table: &Vec<[u64; 4]>, at: usize| {
+            let Some(allowed) = table.get(bucket) else {
+                return false;
+            };
+            match bytes.get(at) {
+                Some(&c) => allowed
+                    .get(usize::from(c >> 6))
+                    .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
+                None => allowed.iter().all(|bits| *bits == u64::MAX),
+            }
+        };
+        allows(&self.third, i + 2)
+            && allows(&self.fourth, i + 3)
+            && match self.boundary.get(bucket).copied().flatten() {
+                Some(shared) => boundary_ok(bytes, i, shared),
+                None => true,
+            }
+    }
+
+    /// The first source that matches at `pos`, if any. Out of line: most candidates fail
+    /// on their literal, and with the readers inlined the loop spilled registers.
+    #[inline(never)]
+    fn hit_at(&self, text: &str, pos: usize) -> Option<Hit> {
         let bytes = text.as_bytes();
         let a = *bytes.get(pos)?;
         let b = *bytes.get(pos + 1)?;
@@ -186,26 +251,44 @@ impl Matcher {
         if bucket == 0 {
             return None;
         }
-        let mut tried: Option<Rule> = None;
+        let mut tried: Option<Source> = None;
         for trigger in self.buckets.get(bucket)? {
-            if tried == Some(trigger.rule) {
-                continue;
-            }
-            if tokens_only && trigger.rule.token_kind().is_none() {
-                continue;
-            }
-            if !literal_at(bytes, pos, trigger.literal, trigger.ignore_case)
+            if tried == Some(trigger.source)
+                || !literal_at(bytes, pos, trigger.literal, trigger.any_case)
                 || !boundary_ok(bytes, pos, trigger.boundary)
             {
                 continue;
             }
-            tried = Some(trigger.rule);
-            if let Some(hit) = self.try_rule(text, pos, trigger.rule) {
-                return Some(hit);
+            tried = Some(trigger.source);
+            let hit = match trigger.source {
+                Source::Rule(rule) => (rule.spec().read)(text, pos),
+                Source::Format(index) => formats()
+                    .get(index)
+                    .and_then(|f| token_hit(text, pos, f)),
+            };
+            if hit.is_some() {
+                return hit;
             }
         }
         None
     }
+}
+
+/// The bytes the triggers of `bucket` may have at `index` (every byte where one is shorter).
+fn allowed_at(bucket: &[Trigger], index: usize) -> Option<[u64; 4]> {
+    let mut allowed = [0u64; 4];
+    for trigger in bucket {
+        let Some(&c) = trigger.literal.get(index) else {
+            return Some([u64::MAX; 4]);
+        };
+        for c in [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
+            .into_iter()
+            .filter(|x| trigger.any_case || *x == c)
+        {
+            *allowed.get_mut(usize::from(c >> 6))? |= 1 << (c & 63);
+        }
+    }
+    Some(allowed)
 }
 
 fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
@@ -215,7 +298,17 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     };
     match boundary {
         Boundary::Any => true,
-        Boundary::Word => !(before.is_ascii_alphanumeric() || before == b'_'),
+        // Not glued to a word, nor cut out of base64 text (`+`, or a `/` inside a run): an
+        // image's base64 holds every two-letter prefix; a URL's `//ghp_…` still counts.
+        Boundary::Word => {
+            let inside_run = before == b'/'
+                && pos
+                    .checked_sub(2)
+                    .and_then(|p| bytes.get(p))
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'+');
+            !(before.is_ascii_alphanumeric() || before == b'_' || before == b'+' || inside_run)
+        }
+        Boundary::Flag => matches!(before, b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'(' | b'`'),
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());

@@ -64,13 +64,6 @@ pub(crate) fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -
     (end - at >= min).then_some(end)
 }
 
-/// `[…]{n}`: exactly `n` bytes of `class`, whatever follows.
-pub(crate) fn exactly(b: &[u8], at: usize, class: fn(u8) -> bool, n: usize) -> Option<usize> {
-    b.get(at..at + n)
-        .is_some_and(|t| t.iter().all(|c| class(*c)))
-        .then_some(at + n)
-}
-
 pub(crate) fn blanks(b: &[u8], at: usize) -> usize {
     run(b, at, is_blank)
 }
@@ -90,4 +83,19 @@ pub(crate) fn quote_opt(b: &[u8], at: usize) -> usize {
 pub(crate) fn chars_until(text: &str, at: usize, stop: fn(char) -> bool) -> usize {
     let rest = text.get(at..).unwrap_or("");
     at + rest.find(stop).unwrap_or(rest.len())
+}
+
+/// `xxxxxxxx`, `00000000`, `abababab`: documentation fillers, not keys (at most three
+/// distinct characters).
+pub(crate) fn is_mask(body: &str) -> bool {
+    let mut seen: Vec<char> = Vec::new();
+    for c in body.chars() {
+        if !seen.contains(&c) {
+            seen.push(c);
+            if seen.len() > 3 {
+                return false;
+            }
+        }
+    }
+    true
 }

@@ -1,183 +1,427 @@
-//! Provider tokens: fixed prefixes whose shape alone says what they are (AWS key ids,
-//! GitHub, GitLab, Slack, Stripe, Anthropic, OpenRouter, OpenAI, Google API keys and OAuth
-//! access tokens, Hugging Face, SendGrid, DigitalOcean, npm, PyPI, JWTs), and the masks
-//! documentation fills them with. Lengths and alphabets are the public scanners' (gitleaks,
-//! trufflehog, Nosey Parker), not guesses.
+//! The one engine that reads the provider table (`formats`): at a prefix, it reads the row's
+//! lead, parts and padding, then judges the random part (not a mask or a filler, the checksum
+//! or the entropy the row asks for). Context rows (`Standing::AfterContext`) are matched here
+//! too, against a value the key-value reader has already cut out.
 
-use super::rules::Rule;
-use super::shape::{at_least, exactly, is_b64url, is_word, lit, one, one_of, run};
+use super::entropy::bits_per_char;
+use super::format::{Body, Check, Class, Format, Part, Reveal, Standing};
+use super::formats::formats;
+use super::hit::Hit;
+use super::not_secret::is_name;
+use super::private_key::private_key_block;
+use super::shape::{is_b64url, is_mask, literal_at};
 
-/// Where the provider token at `pos` ends, by its rule's shape.
-pub(crate) fn token_end(b: &[u8], pos: usize, rule: Rule) -> Option<usize> {
-    let upper_digit = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit();
-    let alnum = |c: u8| c.is_ascii_alphanumeric();
-    let digit = |c: u8| c.is_ascii_digit();
-    match rule {
-        // (?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}
-        Rule::AwsAccessKeyId => {
-            let body = match lit(b, pos, b"A3T") {
-                Some(i) => one(b, i, upper_digit)?,
-                None => one_of(b, pos, &[b"AKIA", b"ASIA", b"ABIA", b"ACCA"])?,
-            };
-            exactly(b, body, upper_digit, 16)
-        }
-        // gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{70,}
-        Rule::Github => one_of(b, pos, &[b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_"])
-            .and_then(|i| at_least(b, i, alnum, 36))
-            .or_else(|| at_least(b, lit(b, pos, b"github_pat_")?, is_word, 70)),
-        // gl(?:pat|dt|ptt|rtr|rt|cbt|imt|soat|ffct|ft|agent|oas|wt)-[A-Za-z0-9_.-]{20,}
-        // |GR1348941[A-Za-z0-9_-]{20,}
-        Rule::Gitlab => {
-            #[rustfmt::skip]
-            const TYPES: &[&[u8]] = &[
-                b"pat-", b"dt-", b"ptt-", b"rtr-", b"rt-", b"cbt-", b"imt-", b"soat-", b"ffct-",
-                b"ft-", b"agent-", b"oas-", b"wt-",
-            ];
-            lit(b, pos, b"gl")
-                .and_then(|i| one_of(b, i, TYPES))
-                .and_then(|i| at_least(b, i, |c| is_b64url(c) || c == b'.', 20))
-                .or_else(|| at_least(b, lit(b, pos, b"GR1348941")?, is_b64url, 20))
-        }
-        // xox[abeoprs]-[0-9]+-[A-Za-z0-9-]{8,}
-        // |xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{20,}
-        // |xapp-[0-9]-[A-Za-z0-9-]{10,}
-        Rule::SlackToken => {
-            let alnum_dash = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
-            let legacy = || {
-                let i = one(b, lit(b, pos, b"xox")?, |c| b"abeoprs".contains(&c))?;
-                let i = at_least(b, lit(b, i, b"-")?, digit, 1)?;
-                at_least(b, lit(b, i, b"-")?, alnum_dash, 8)
-            };
-            let rotating = || {
-                let i = one(b, lit(b, pos, b"xoxe.xox")?, |c| c == b'b' || c == b'p')?;
-                let i = one(b, lit(b, i, b"-")?, digit)?;
-                at_least(b, lit(b, i, b"-")?, alnum, 20)
-            };
-            let app = || {
-                let i = one(b, lit(b, pos, b"xapp-")?, digit)?;
-                at_least(b, lit(b, i, b"-")?, alnum_dash, 10)
-            };
-            legacy().or_else(rotating).or_else(app)
-        }
-        // [rs]k_(?:test|live|prod)_[A-Za-z0-9]{10,}
-        Rule::Stripe => {
-            let i = lit(b, one(b, pos, |c| c == b'r' || c == b's')?, b"k_")?;
-            let i = one_of(b, i, &[b"test_", b"live_", b"prod_"])?;
-            at_least(b, i, alnum, 10)
-        }
-        // sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{20,}
-        // The letters and digits do not overlap: the letter run is taken
-        // whole, and more than 10 letters fail as in a backtracking engine.
-        Rule::Anthropic => {
-            let i = lit(b, pos, b"sk-ant-")?;
-            let letters = run(b, i, |c| c.is_ascii_lowercase());
-            if !(2..=10).contains(&(letters - i)) {
+/// The token of row `format` whose prefix is at `pos`, if it is one.
+pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> {
+    let b = text.as_bytes();
+    let after_prefix = format
+        .prefixes()
+        .find(|p| literal_at(b, pos, p.as_bytes(), format.any_case))
+        .map(|p| pos + p.len())?;
+    let start = match format.lead {
+        None => pos,
+        Some(lead) => {
+            let n = b
+                .get(..pos)?
+                .iter()
+                .rev()
+                .take(usize::from(lead.max) + 1)
+                .take_while(|c| lead.class.contains(**c))
+                .count();
+            if n < usize::from(lead.min) || n > usize::from(lead.max) {
                 return None;
             }
-            let i = lit(b, exactly(b, letters, digit, 2)?, b"-")?;
-            at_least(b, i, is_b64url, 20)
+            pos - n
         }
-        // sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})
-        Rule::OpenAi => {
-            let i = lit(b, pos, b"sk-")?;
-            one_of(b, i, &[b"proj-", b"svcacct-", b"admin-", b"None-"])
-                .and_then(|j| at_least(b, j, is_b64url, 20))
-                .or_else(|| at_least(b, i, alnum, 32))
-        }
-        // sk-or-v1-[0-9a-f]{64} (trufflehog's openrouter detector)
-        Rule::OpenRouter => exactly(b, lit(b, pos, b"sk-or-v1-")?, lower_hex, 64),
-        // AIza[A-Za-z0-9_-]{35}
-        Rule::Google => exactly(b, lit(b, pos, b"AIza")?, is_b64url, 35),
-        // ya29\.[0-9A-Za-z_-]{20,1024} (Nosey Parker np.google.4); a longer
-        // run is some other blob.
-        Rule::GoogleOauth => {
-            let i = lit(b, pos, b"ya29.")?;
-            let end = at_least(b, i, is_b64url, 20)?;
-            (end - i <= 1024).then_some(end)
-        }
-        // hf_[A-Za-z]{34} (gitleaks, trufflehog, Nosey Parker)
-        // Issued tokens mix cases; a 34-letter identifier in one case is a name.
-        Rule::HuggingFace => {
-            let i = lit(b, pos, b"hf_")?;
-            let end = exactly(b, i, |c| c.is_ascii_alphabetic(), 34)?;
-            let body = b.get(i..end)?;
-            (body.iter().any(u8::is_ascii_uppercase) && body.iter().any(u8::is_ascii_lowercase))
-                .then_some(end)
-        }
-        // SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{39,50} (trufflehog; issued
-        // keys are 22 and 43)
-        Rule::SendGrid => {
-            let i = lit(b, pos, b"SG.")?;
-            let id = run(b, i, is_b64url);
-            if !(20..=24).contains(&(id - i)) {
-                return None;
+    };
+    let end = body_end(b, after_prefix, &format.body)?;
+    if b.get(end).is_some_and(|c| is_word_byte(*c)) || inside_base64(b, start, end) {
+        return None;
+    }
+    let random = b.get(after_prefix..end)?;
+    let lead = b.get(start..pos)?;
+    if !reads_random(lead, random, format.check) {
+        return None;
+    }
+    let secret_start = match format.reveal {
+        Reveal::Nothing => start,
+        Reveal::Prefix => after_prefix,
+    };
+    Some(Hit {
+        end,
+        secret_start,
+        secret_end: end,
+        kind: format.kind,
+    })
+}
+
+/// The provider token that starts exactly at `pos`, if any (a value a header or key holds).
+pub(crate) fn token_at(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    if b.get(pos..).is_some_and(|t| t.starts_with(b"-----BEGIN")) {
+        return private_key_block(text, pos);
+    }
+    let first = *b.get(pos)?;
+    formats()
+        .iter()
+        .filter(|f| f.standing == Standing::Alone && f.lead.is_none())
+        .filter(|f| {
+            f.prefixes().any(|p| {
+                p.as_bytes()
+                    .first()
+                    .is_some_and(|c| c.eq_ignore_ascii_case(&first))
+            })
+        })
+        .find_map(|f| token_hit(text, pos, f))
+        .filter(|h| h.secret_start == pos)
+        .or_else(|| led_token_at(text, pos))
+}
+
+/// A token whose prefix comes after a lead (Mailchimp's `<key>-us12`, Telegram's
+/// `<id>:AA…`) starting at `pos`: its prefix is looked for in the next 64 bytes.
+fn led_token_at(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let window = b.get(pos..(pos + 64).min(b.len()))?;
+    formats()
+        .iter()
+        .filter(|f| f.standing == Standing::Alone && f.lead.is_some())
+        .find_map(|f| {
+            f.prefixes().find_map(|p| {
+                let at = window.windows(p.len()).position(|w| w == p.as_bytes())?;
+                token_hit(text, pos + at, f).filter(|h| h.secret_start == pos)
+            })
+        })
+}
+
+/// If the value at `s..e` is itself a provider token, report that kind.
+pub(crate) fn prefer_token(text: &str, s: usize, e: usize, end: usize, kind: &'static str) -> Hit {
+    match token_at(text, s) {
+        Some(token) if token.secret_end >= e => token,
+        Some(token) => Hit {
+            end: end.max(token.end),
+            secret_start: s,
+            secret_end: e.max(token.secret_end),
+            kind: token.kind,
+        },
+        None => Hit {
+            end,
+            secret_start: s,
+            secret_end: e,
+            kind,
+        },
+    }
+}
+
+/// The kind of the context row a key's `value` fits: the key's whole `name` holds one of
+/// the row's context words (compared without case, `_`, `-` or `.`), and the value is the
+/// row's shape exactly.
+pub(crate) fn context_kind(name: &str, value: &[u8]) -> Option<&'static str> {
+    let squeezed: Vec<u8> = name
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    formats()
+        .iter()
+        .filter(|f| f.standing == Standing::AfterContext)
+        .filter(|f| {
+            f.context_words().any(|w| {
+                squeezed
+                    .windows(w.len())
+                    .any(|window| window.eq_ignore_ascii_case(w.as_bytes()))
+            })
+        })
+        .find(|f| fits(value, f))
+        .map(|f| f.kind)
+}
+
+fn fits(value: &[u8], format: &Format) -> bool {
+    let start = if format.prefixes.is_empty() {
+        Some(0)
+    } else {
+        format
+            .prefixes()
+            .find(|p| literal_at(value, 0, p.as_bytes(), format.any_case))
+            .map(|p| p.len())
+    };
+    let Some(start) = start else { return false };
+    match body_end(value, start, &format.body) {
+        Some(end) if end == value.len() => value
+            .get(start..)
+            .is_some_and(|random| reads_random(&[], random, format.check)),
+        _ => false,
+    }
+}
+
+/// A run cut out of a longer base64 text (an image, a key, a blob): `+` or `/` glued to it
+/// on either side. Tokens stand apart from what surrounds them.
+fn inside_base64(b: &[u8], start: usize, end: usize) -> bool {
+    let before = start.checked_sub(1).and_then(|i| b.get(i));
+    let after = b.get(end);
+    before.is_some_and(|c| *c == b'+')
+        || after.is_some_and(|c| *c == b'+')
+        || (before == Some(&b'/') && after == Some(&b'/'))
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Where the body that starts at `at` ends.
+fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
+    match body {
+        Body::Jwt => jwt_end(b, at),
+        Body::Parts(parts) => {
+            let mut i = at;
+            for part in parts {
+                match part_end(b, i, part) {
+                    Some(j) => i = j,
+                    None if part.min == 0 => {}
+                    None => return None,
+                }
             }
-            let j = lit(b, id, b".")?;
-            let end = run(b, j, is_b64url);
-            (39..=50).contains(&(end - j)).then_some(end)
+            if parts.last().is_some_and(|p| p.class == Class::Base64) {
+                i += b
+                    .get(i..)
+                    .map_or(0, |t| t.iter().take(3).take_while(|c| **c == b'=').count());
+            }
+            Some(i)
         }
-        // do[opr]_v1_[a-f0-9]{64}: personal, OAuth and refresh tokens
-        Rule::DigitalOcean => {
-            let i = one_of(b, pos, &[b"dop_v1_", b"doo_v1_", b"dor_v1_"])?;
-            exactly(b, i, lower_hex, 64)
-        }
-        // npm_[A-Za-z0-9]{36}
-        Rule::Npm => exactly(b, lit(b, pos, b"npm_")?, alnum, 36),
-        // pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}
-        Rule::Pypi => {
-            let i = lit(b, pos, b"pypi-AgE")?;
-            let i = one_of(b, i, &[b"IcHlwaS5vcmc", b"NdGVzdC5weXBpLm9yZw"])?;
-            at_least(b, i, is_b64url, 50)
-        }
-        // eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*
-        Rule::Jwt => {
-            let i = at_least(b, lit(b, pos, b"eyJ")?, is_b64url, 8)?;
-            let i = at_least(b, lit(b, i, b".ey")?, is_b64url, 8)?;
-            Some(run(b, lit(b, i, b".")?, is_b64url))
-        }
-        Rule::PrivateKey
-        | Rule::AwsSecretKey
-        | Rule::SlackWebhook
-        | Rule::Authorization
-        | Rule::Bearer
-        | Rule::UrlCredentials
-        | Rule::CurlUser
-        | Rule::CliPassword
-        | Rule::Assignment => None,
     }
 }
 
-fn lower_hex(c: u8) -> bool {
-    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+/// One part: its separator, then the longest run of its class up to `max`.
+fn part_end(b: &[u8], at: usize, part: &Part) -> Option<usize> {
+    let start = match part.sep {
+        Some(sep) => (b.get(at) == Some(&sep)).then_some(at + 1)?,
+        None => at,
+    };
+    let n = b.get(start..).map_or(0, |t| {
+        t.iter()
+            .take(usize::from(part.max))
+            .take_while(|c| part.class.contains(**c))
+            .count()
+    });
+    (n >= usize::from(part.min) && (n > 0 || part.sep.is_none())).then_some(start + n)
 }
 
-/// The random part of a prefixed token (after its last `_` or `-` prefix separator
-/// within the first 12 bytes; a SendGrid key's secret after its last `.`, a Google
-/// token's after `ya29.`), for the mask check.
-pub(crate) fn token_body(token: &str) -> &str {
-    if let Some(rest) = token.strip_prefix("SG.") {
-        return rest.rsplit('.').next().unwrap_or(rest);
+/// After `eyJ`: the rest of the header, then `.ey…` claims with an optional `.signature`
+/// (an unsigned token has none, or an empty one), or the four parts of an encrypted token
+/// (JWE: key, which `dir` leaves empty, IV, ciphertext, tag).
+fn jwt_end(b: &[u8], at: usize) -> Option<usize> {
+    let run = |i: usize| {
+        i + b
+            .get(i..)
+            .map_or(0, |t| t.iter().take_while(|c| is_b64url(**c)).count())
+    };
+    let dot = |i: usize| (b.get(i) == Some(&b'.')).then_some(i + 1);
+    let header = run(at);
+    if header - at < 8 {
+        return None;
     }
-    if let Some(rest) = token.strip_prefix("ya29.") {
-        return rest;
+    let second = dot(header)?;
+    let second_end = run(second);
+    if literal_at(b, second, b"ey", false) && second_end - second >= 10 {
+        return Some(match dot(second_end) {
+            Some(sig) => run(sig),
+            None => second_end,
+        });
     }
-    let head = token.get(..12.min(token.len())).unwrap_or(token);
-    match head.rfind(['_', '-']) {
-        Some(i) => token.get(i + 1..).unwrap_or(token),
-        None => token,
+    // JWE: exactly four more parts, the last three non-empty.
+    let mut i = second_end;
+    for min in [16, 8, 8] {
+        let s = dot(i)?;
+        i = run(s);
+        if i - s < min {
+            return None;
+        }
+    }
+    (b.get(i) != Some(&b'.')).then_some(i)
+}
+
+/// The random part of a token reads as one: not a mask (`xxxx`, `0000`), not a filler whose
+/// every segment repeats one or two characters (Slack's `T00000000/B00000000/XXXX…`), and
+/// as random as the row asks.
+fn reads_random(lead: &[u8], random: &[u8], check: Check) -> bool {
+    // A row whose body is short or empty (Mailchimp's `…-us12`, MaxMind's `…_mmk`): the
+    // lead is the secret.
+    let random = if random.len() < 8 && lead.len() > random.len() {
+        lead
+    } else {
+        random
+    };
+    let text = std::str::from_utf8(random).unwrap_or("");
+    // `AKIAIOSFODNN7EXAMPLE`: the documentation's example keys say so.
+    if is_mask(text) || is_filler(random) || contains_ignoring_case(random, b"example") {
+        return false;
+    }
+    match check {
+        Check::Shape => true,
+        // `s.writeFinalTaskCheckpoint`: a name after a short prefix is code, however varied.
+        Check::Entropy(tenths) => {
+            bits_per_char(random) * 10.0 >= f32::from(tenths) && !is_name(text)
+        }
+        Check::Crc32Base62 => crc_verifies(random) || bits_per_char(random) >= 3.0,
     }
 }
 
-/// `xxxxxxxx`, `00000000`, `abababab`: documentation fillers, not keys.
-pub(crate) fn is_mask(body: &str) -> bool {
-    let mut seen: Vec<char> = Vec::new();
-    for c in body.chars() {
-        if !seen.contains(&c) {
-            seen.push(c);
-            if seen.len() > 3 {
-                return false;
+fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Every segment of 4 or more characters (split at non-alphanumerics) holds at most two
+/// distinct characters: `T00000000/B00000000/XXXXXXXX`, `1111-2222`.
+pub(crate) fn is_filler(v: &[u8]) -> bool {
+    let mut any = false;
+    for segment in v.split(|c| !c.is_ascii_alphanumeric()) {
+        if segment.len() < 4 {
+            continue;
+        }
+        any = true;
+        let first = segment.first().copied();
+        let other = segment.iter().find(|c| Some(**c) != first).copied();
+        if segment
+            .iter()
+            .any(|c| Some(*c) != first && Some(*c) != other)
+        {
+            return false;
+        }
+    }
+    any
+}
+
+/// GitHub's and npm's token checksum: the last 6 characters are the CRC32 of the rest,
+/// written in base62 (`0-9A-Za-z`) and padded with `0`.
+fn crc_verifies(random: &[u8]) -> bool {
+    let Some(split) = random.len().checked_sub(6) else {
+        return false;
+    };
+    let (data, sum) = random.split_at(split);
+    let mut crc: u32 = !0;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    let mut n = !crc;
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut expected = [b'0'; 6];
+    for slot in expected.iter_mut().rev() {
+        *slot = DIGITS.get((n % 62) as usize).copied().unwrap_or(b'0');
+        n /= 62;
+    }
+    n == 0 && expected == sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tests/fixtures/secrets/formats.txt`: `<kind> TAB <secret> TAB <text>` lines.
+    fn format_lines() -> Vec<(&'static str, &'static str, &'static str)> {
+        include_str!("../../tests/fixtures/secrets/formats.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let mut f = l.splitn(3, '\t');
+                let field = |f: &mut std::str::SplitN<'static, char>| f.next().unwrap_or("");
+                (field(&mut f), field(&mut f), field(&mut f))
+            })
+            .collect()
+    }
+
+    /// Does row `format` itself find `secret` in `text`?
+    fn row_finds(format: &Format, text: &str, secret: &str) -> bool {
+        match format.standing {
+            Standing::AfterContext => fits(secret.as_bytes(), format),
+            Standing::Alone => (0..text.len()).any(|p| {
+                token_hit(text, p, format)
+                    .is_some_and(|h| text.get(h.secret_start..h.secret_end) == Some(secret))
+            }),
+        }
+    }
+
+    /// Every line of `formats.txt` comes out with its secret gone and its kind named, and
+    /// every row of the table is the one that finds the secret of at least one line: a row
+    /// without its test line fails here.
+    #[test]
+    fn every_format_row_has_a_line_and_every_line_is_redacted() {
+        let lines = format_lines();
+        assert!(lines.len() >= formats().len(), "{} lines", lines.len());
+        for (kind, secret, text) in &lines {
+            assert!(!secret.is_empty() && text.contains(secret), "{kind}: {text}");
+            let out = crate::redact::redact(text);
+            assert!(
+                !out.contains(secret) && out.contains(&format!("[REDACTED:{kind}]")),
+                "{kind}: {text}\n -> {out}"
+            );
+        }
+        for (i, format) in formats().iter().enumerate() {
+            assert!(
+                lines
+                    .iter()
+                    .any(|(kind, secret, text)| *kind == format.kind
+                        && row_finds(format, text, secret)),
+                "row {i} ({}) finds none of its kind's lines in formats.txt",
+                format.kind
+            );
+        }
+    }
+
+    /// A token made by GitHub's published scheme (30 random characters and their CRC32 in
+    /// base62) verifies; one character changed does not.
+    #[test]
+    fn the_checksum_of_a_well_formed_token_verifies() {
+        let random = b"aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1";
+        let mut crc: u32 = !0;
+        for &byte in random {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
             }
         }
+        assert_eq!(!crc, crc32_reference(random));
+        let mut n = !crc;
+        let digits = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        let mut sum = [b'0'; 6];
+        for slot in sum.iter_mut().rev() {
+            *slot = digits[(n % 62) as usize];
+            n /= 62;
+        }
+        let token = [&random[..], &sum[..]].concat();
+        assert!(crc_verifies(&token));
+        let mut bad = token.clone();
+        bad[0] = b'Z';
+        assert!(!crc_verifies(&bad));
     }
-    true
+
+    /// CRC-32 (IEEE) of "123456789" is 0xCBF43926: the standard check value.
+    fn crc32_reference(data: &[u8]) -> u32 {
+        let mut crc: u32 = !0;
+        for &byte in data {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        assert_eq!(crc32_reference(b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn fillers_are_not_random() {
+        assert!(is_filler(b"T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"));
+        assert!(!is_filler(b"T0FAKE000/B0FAKE000/abcdEFGHijklMNOPqrstUVWX"));
+    }
 }

@@ -1,13 +1,19 @@
-//! Credentials in URLs: the `user:password` of `scheme://user:password@host` (the scheme
-//! and host stay), and a Slack webhook's secret path.
+//! Credentials in URLs and connection strings: the `user:password` of
+//! `scheme://user:password@host` (any scheme: `postgres`, `mongodb+srv`, `jdbc:mysql`, `amqp`,
+//! `redis://:pw@`; the scheme and host stay), Go's MySQL DSN `user:password@tcp(host)/db`, and
+//! Oracle's `user/password@host` after `jdbc:oracle:thin:` or `sqlplus`, and a Slack webhook's
+//! secret path.
 
-use super::shape::{at_least, chars_until, is_b64url, lit, lit_ci, one_of};
+use super::hit::Hit;
+use super::not_secret::is_placeholder;
+use super::shape::{at_least, blanks, chars_until, is_b64url, lit, lit_ci, one_of};
+use super::tokens::{is_filler, token_at};
 
 /// `user:password` after a URL's `://`: `://(?P<s>[^\s/?#@:"'<>\\\[\]]*`
-/// `:[^\s/?#"'<>\\]+)@[A-Za-z0-9\[]`. The password may hold `@` and `:`;
-/// it ends at the last `@` of its run that a host follows, so
-/// `u:p@ss@host` loses all of `p@ss`.
-pub(crate) fn url_credentials(text: &str, pos: usize) -> Option<(usize, usize)> {
+/// `:[^\s/?#"'<>\\]+)@[A-Za-z0-9\[]`. The password may hold `@` and `:`; it ends at the last
+/// `@` of its run that a host follows, so `u:p@ss@host` loses all of `p@ss`. The scan
+/// resumes at the `@`: the host's first character was only looked at.
+pub(crate) fn url_credentials(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let s = lit(b, pos, b"://")?;
     let user_end = chars_until(text, s, |c| {
@@ -17,8 +23,8 @@ pub(crate) fn url_credentials(text: &str, pos: usize) -> Option<(usize, usize)> 
     let pass_end = chars_until(text, pass_start, |c| {
         c.is_whitespace() || "/?#\"'<>\\".contains(c)
     });
-    // The password takes one character at least; `@` is ASCII, so no byte
-    // of a multibyte character is mistaken for it.
+    // The password takes one character at least; `@` is ASCII, so no byte of a multibyte
+    // character is mistaken for it.
     let from = pass_start + 1;
     let at = b
         .get(from..pass_end)?
@@ -30,14 +36,103 @@ pub(crate) fn url_credentials(text: &str, pos: usize) -> Option<(usize, usize)> 
             (*c == b'@' && host.is_some_and(|h| h.is_ascii_alphanumeric() || *h == b'['))
                 .then_some(from + k)
         })?;
-    Some((s, at))
+    let user = text.get(s..user_end)?;
+    let pass = text.get(pass_start..at)?;
+    let hit = judged(text, s, at, user, pass)?;
+    // `https://x:ghp_…@github.com`: a provider token as the password names the kind.
+    Some(match token_at(text, pass_start) {
+        Some(token) if token.secret_end == at => Hit {
+            kind: token.kind,
+            ..hit
+        },
+        _ => hit,
+    })
+}
+
+/// `user:password@tcp(host:3306)/db` (and `@unix(`): Go's MySQL driver's DSN, which has no
+/// scheme; `pos` is at the `@`.
+pub(crate) fn go_dsn(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    if !(b
+        .get(pos..)
+        .is_some_and(|t| t.starts_with(b"@tcp(") || t.starts_with(b"@unix(")))
+    {
+        return None;
+    }
+    let head = text.get(..pos)?;
+    let start = head
+        .rfind(|c: char| c.is_whitespace() || "\"'`=(".contains(c))
+        .map_or(0, |i| i + 1);
+    let pair = text.get(start..pos)?;
+    let (user, pass) = pair.split_once(':')?;
+    if user.contains('/') {
+        return None;
+    }
+    judged(text, start, pos, user, pass)
+}
+
+/// `scott/tiger@host` after `jdbc:oracle:thin:` or `sqlplus` (and its flags); `pos` is at
+/// the trigger.
+pub(crate) fn oracle_login(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let mut i = match lit(b, pos, b"jdbc:oracle:thin:") {
+        Some(i) => i,
+        None => {
+            let mut i = lit(b, pos, b"sqlplus")?;
+            loop {
+                let j = blanks(b, i);
+                if j == i {
+                    return None;
+                }
+                match b.get(j) {
+                    Some(b'-') => i = chars_until(text, j, char::is_whitespace),
+                    _ => break j,
+                }
+            }
+        }
+    };
+    let user_start = i;
+    while b
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    {
+        i += 1;
+    }
+    let user = text.get(user_start..i)?;
+    let from = lit(b, i, b"/")?;
+    let end = chars_until(text, from, |c| c.is_whitespace() || "@\"'/".contains(c));
+    if b.get(end) != Some(&b'@') || user.is_empty() {
+        return None;
+    }
+    let pass = text.get(from..end)?;
+    judged(text, from, end, user, pass)
+}
+
+/// The `user:pass` pair at `s..e` unless the password is a placeholder, equals a placeholder
+/// user (`user:user`), or the `@` starts a digest (`image@sha256:…`).
+fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit> {
+    let after = text.get(e + 1..).unwrap_or("");
+    // An earlier pass already took it: a second changes nothing.
+    if pass.is_empty()
+        || text.get(s..e).is_some_and(|t| t.contains("[REDACTED:"))
+        || is_placeholder(pass)
+        || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
+        || after.starts_with("sha256:")
+        || after.starts_with("sha512:")
+    {
+        return None;
+    }
+    Some(Hit::span(s, e, "url-credentials"))
 }
 
 /// The secret path of a Slack webhook: `(?i-u:hooks\.slack\.com)/`
-/// `(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{20,})`.
-pub(crate) fn slack_webhook(b: &[u8], pos: usize) -> Option<(usize, usize)> {
+/// `(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{20,})` (the host in any case, the
+/// path as Slack writes it), unless it is the documentation's filler
+/// (`T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX`).
+pub(crate) fn slack_webhook(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
     let i = lit(b, lit_ci(b, pos, b"hooks.slack.com")?, b"/")?;
     let s = one_of(b, i, &[b"services/", b"workflows/", b"triggers/"])?;
     let e = at_least(b, s, |c| is_b64url(c) || c == b'+' || c == b'/', 20)?;
-    Some((s, e))
+    (!is_filler(b.get(s..e)?)).then_some(Hit::span(s, e, "slack-webhook"))
 }

@@ -91,6 +91,12 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// How many items the block after the summary lists for the model (its work
+/// record's and its identifiers' `- ` lines).
+pub fn listed(block: &str) -> usize {
+    block.lines().filter(|l| l.starts_with("- ")).count()
+}
+
 /// A size as people read it: `812 B`, `4.2 KB`, `182 KB`, `3.1 MB`.
 pub fn size(bytes: usize) -> String {
     let b = bytes as f64;
@@ -147,7 +153,7 @@ impl Receipt {
             body.push_str(&format!(", {} older left out by the budget", self.words_left_out));
         }
         if self.listed > 0 {
-            body.push_str(&format!(" · {} the summary dropped listed for the model", plural(self.listed, "name", "names")));
+            body.push_str(&format!(" · {} the summary dropped listed for the model", plural(self.listed, "item", "items")));
         }
         if self.pins + self.pins_held > 0 {
             body.push_str(&format!(" · {} kept", plural(self.pins + self.pins_held, "pin", "pins")));
@@ -198,7 +204,7 @@ mod tests {
         let lines = receipt().lines(Some("/home/u/.claude/compact-history/s-1"));
         assert_eq!(
             lines,
-            vec!["history saved to ~/.claude/compact-history/s-1/2026-12-01T140210Z-manual.md (182 KB) · 6 of your messages kept word for word, 3 older left out by the budget · 12 names the summary dropped listed for the model · 2 pins kept"]
+            vec!["history saved to ~/.claude/compact-history/s-1/2026-12-01T140210Z-manual.md (182 KB) · 6 of your messages kept word for word, 3 older left out by the budget · 12 items the summary dropped listed for the model · 2 pins kept"]
         );
         let mut r = receipt();
         r.words_kept = 1;

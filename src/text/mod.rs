@@ -29,3 +29,22 @@ pub use js_value::JsVal;
 pub use json::well_formed_json;
 pub use lenient::{lenient_string, raw_present, Lenient, LenientList, ListOrNot};
 pub use number::number_to_string;
+
+/// `s` on one line of at most `max` UTF-16 units: whitespace collapsed and trimmed, a longer
+/// line cut in its middle at `…` (its start and its end tell commands and paths apart).
+pub fn one_line(s: &str, max: usize) -> String {
+    let one = trim(&collapse_space(s)).to_owned();
+    let len = len16(&one);
+    if len <= max || max < 2 {
+        return one;
+    }
+    let head = head(&one, max * 7 / 10);
+    let tail = tail(&one, len - (max - len16(head) - 1));
+    format!("{head}…{tail}")
+}
+
+/// Whether `w` is one of the space-separated words of `list`. Word lists are one string each,
+/// not arrays of strings: the .wasm then keeps the words, not a pointer and a length per word.
+pub fn one_of(list: &str, w: &str) -> bool {
+    list.split(' ').any(|x| x == w)
+}

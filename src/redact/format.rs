@@ -1,0 +1,302 @@
+//! The vocabulary of the provider table (`formats`) and the reading of its rows: how one
+//! credential format is written down as data — the literals it starts with, the characters
+//! and lengths of its parts, a checksum where the provider publishes one, and whether it
+//! stands alone or only after a key naming the provider.
+//!
+//! A row is one line of text (compact: the table ships inside two .wasm modules):
+//!
+//! ```text
+//! <kind> <prefixes> <body> [flags…]
+//! ```
+//!
+//! * `kind` names the `[REDACTED:<kind>]`; `"` repeats the row above's.
+//! * `prefixes`: literals separated by `|` (`ghp_|gho_`); or `@word|word` for a context row,
+//!   whose value follows a key naming one of the words (`@twilio`), optionally `=lit|lit`
+//!   after them for literals the value starts with (`@gocardless=live_`).
+//! * `body`: parts, each an optional separator byte, a class letter and a length
+//!   `{n}`, `{min,max}` or `{min,}` (`D{1,}-M{8,}`); `jwt` for a JSON Web Token; `-` for none.
+//!   The class letters are [`Class`]'s; a row with an unknown one does not read.
+//! * flags: `crc` (GitHub's and npm's base62 CRC32 in the last 6 characters), `e38` (the body
+//!   must read as random: 3.8 bits a character), `ci` (prefixes in any case), `keep` (the
+//!   prefix stays: a URL's host and path), `<B{4}` (a lead: characters right before the
+//!   prefix that belong to the token, as Telegram's bot id before `:AA`).
+
+/// A character class of a token's part (its letter in a row in brackets).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
+    /// `D`
+    Digit,
+    /// `h`: `[0-9a-f]`
+    LowerHex,
+    /// `H`: `[0-9a-fA-F]`
+    Hex,
+    /// `U`: `[A-Z0-9]`
+    UpperAlnum,
+    /// `l`: `[a-z0-9]`
+    LowerAlnum,
+    /// `L`: `[A-Za-z]`
+    Letters,
+    /// `w`: `[a-z]`
+    Lower,
+    /// `A`: `[A-Za-z0-9]`
+    Alnum,
+    /// `W`: `[A-Za-z0-9_]`
+    Word,
+    /// `B`: `[A-Za-z0-9_-]`, base64url
+    Base64Url,
+    /// `P`: base64url and `=`
+    Base64UrlPad,
+    /// `O`: base64url, `=` and `.`
+    Base64UrlDot,
+    /// `b`: `[A-Za-z0-9+/]`, base64 (its `=` padding is read after the last part)
+    Base64,
+    /// `T`: `[A-Za-z0-9_.~-]`, Azure AD client secrets
+    Tilde,
+    /// `M`: `[A-Za-z0-9-]`
+    AlnumDash,
+    /// `E`: bech32's upper-case alphabet (age keys)
+    Bech32,
+    /// `F`: `[A-Za-z0-9@/-]`, a webhook's path
+    Path,
+}
+
+impl Class {
+    fn from_letter(c: u8) -> Option<Class> {
+        Some(match c {
+            b'D' => Class::Digit,
+            b'h' => Class::LowerHex,
+            b'H' => Class::Hex,
+            b'U' => Class::UpperAlnum,
+            b'l' => Class::LowerAlnum,
+            b'L' => Class::Letters,
+            b'w' => Class::Lower,
+            b'A' => Class::Alnum,
+            b'W' => Class::Word,
+            b'B' => Class::Base64Url,
+            b'P' => Class::Base64UrlPad,
+            b'O' => Class::Base64UrlDot,
+            b'b' => Class::Base64,
+            b'T' => Class::Tilde,
+            b'M' => Class::AlnumDash,
+            b'E' => Class::Bech32,
+            b'F' => Class::Path,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn contains(self, c: u8) -> bool {
+        let alnum = c.is_ascii_alphanumeric();
+        match self {
+            Class::Digit => c.is_ascii_digit(),
+            Class::LowerHex => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
+            Class::Hex => c.is_ascii_hexdigit(),
+            Class::UpperAlnum => c.is_ascii_uppercase() || c.is_ascii_digit(),
+            Class::LowerAlnum => c.is_ascii_lowercase() || c.is_ascii_digit(),
+            Class::Letters => c.is_ascii_alphabetic(),
+            Class::Lower => c.is_ascii_lowercase(),
+            Class::Alnum => alnum,
+            Class::Word => alnum || c == b'_',
+            Class::Base64Url => alnum || c == b'_' || c == b'-',
+            Class::Base64UrlPad => alnum || b"_-=".contains(&c),
+            Class::Base64UrlDot => alnum || b"_-=.".contains(&c),
+            Class::Base64 => alnum || c == b'+' || c == b'/',
+            Class::Tilde => alnum || b"_.~-".contains(&c),
+            Class::AlnumDash => alnum || c == b'-',
+            Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
+            Class::Path => alnum || b"@/-".contains(&c),
+        }
+    }
+}
+
+/// One part of a token: an optional separator byte, then `min..=max` characters of
+/// `class` (the longest run up to `max`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Part {
+    pub(crate) sep: Option<u8>,
+    pub(crate) class: Class,
+    pub(crate) min: u16,
+    pub(crate) max: u16,
+}
+
+/// The shape after the prefix.
+#[derive(Clone, Debug)]
+pub(crate) enum Body {
+    Parts(Vec<Part>),
+    /// A JSON Web Token (or JWE): `eyJ…` header, then `.ey…` claims and an optional
+    /// signature, or the four parts of an encrypted token.
+    Jwt,
+}
+
+/// What proves a token beyond its shape.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Check {
+    /// Nothing but the shape (and the guard against masks and fillers).
+    Shape,
+    /// The last 6 characters are the base62 CRC32 of the rest of the body (GitHub's and
+    /// npm's tokens). A token that verifies is taken whatever it looks like; one that does
+    /// not (documentation and test values) is still taken when it reads as random.
+    Crc32Base62,
+    /// The body must read as random: at least this many tenths of a bit per character, and
+    /// be no name (for prefixes short or common enough to begin ordinary words).
+    Entropy(u8),
+}
+
+/// Where a format is recognised.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Standing {
+    /// By its prefix, anywhere, pasted alone.
+    Alone,
+    /// Only as the value of a key whose name holds one of the format's context words
+    /// (`TWILIO_AUTH_TOKEN=…`): the value alone is too plain to tell.
+    AfterContext,
+}
+
+/// What of a match is replaced.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reveal {
+    /// The whole token.
+    Nothing,
+    /// The prefix stays (a webhook's host and path name where the secret path follows).
+    Prefix,
+}
+
+/// One credential format of one provider: a row of the table, read.
+#[derive(Clone, Debug)]
+pub(crate) struct Format {
+    pub(crate) kind: &'static str,
+    pub(crate) standing: Standing,
+    /// `|`-separated literals the token starts with (after the lead, if any); for a context
+    /// row, those its value starts with (may be empty).
+    pub(crate) prefixes: &'static str,
+    /// Whether the prefixes match in any case.
+    pub(crate) any_case: bool,
+    /// `|`-separated words of the key name a context row's value follows.
+    pub(crate) context: &'static str,
+    /// Characters right before the prefix that belong to the token.
+    pub(crate) lead: Option<Part>,
+    pub(crate) body: Body,
+    pub(crate) check: Check,
+    pub(crate) reveal: Reveal,
+}
+
+impl Format {
+    pub(crate) fn prefixes(&self) -> impl Iterator<Item = &'static str> {
+        self.prefixes.split('|').filter(|p| !p.is_empty())
+    }
+
+    pub(crate) fn context_words(&self) -> impl Iterator<Item = &'static str> {
+        self.context.split('|').filter(|w| !w.is_empty())
+    }
+
+    /// Reads one row (see the module docs); `previous_kind` is the row above's, for `"`.
+    pub(crate) fn parse(row: &'static str, previous_kind: &'static str) -> Option<Format> {
+        let mut fields = row.split(' ');
+        let kind = match fields.next()? {
+            "\"" => previous_kind,
+            kind => kind,
+        };
+        let second = fields.next()?;
+        let (standing, prefixes, context) = match second.strip_prefix('@') {
+            Some(words) => {
+                let (context, starts) = words.split_once('=').unwrap_or((words, ""));
+                (Standing::AfterContext, starts, context)
+            }
+            None => (Standing::Alone, second, ""),
+        };
+        let body = match fields.next()? {
+            "jwt" => Body::Jwt,
+            "-" => Body::Parts(Vec::new()),
+            parts => Body::Parts(parse_parts(parts)?),
+        };
+        let mut format = Format {
+            kind,
+            standing,
+            prefixes,
+            any_case: false,
+            context,
+            lead: None,
+            body,
+            check: Check::Shape,
+            reveal: Reveal::Nothing,
+        };
+        for flag in fields {
+            match flag {
+                "crc" => format.check = Check::Crc32Base62,
+                "ci" => format.any_case = true,
+                "keep" => format.reveal = Reveal::Prefix,
+                _ => {
+                    if let Some(tenths) = flag.strip_prefix('e') {
+                        format.check = Check::Entropy(u8::try_from(number(tenths)?).ok()?);
+                    } else {
+                        format.lead = Some(*parse_parts(flag.strip_prefix('<')?)?.first()?);
+                    }
+                }
+            }
+        }
+        Some(format)
+    }
+}
+
+/// A length of a row: decimal digits (by hand: `str::parse` costs the .wasm a few hundred
+/// bytes for nothing).
+fn number(digits: &str) -> Option<u16> {
+    if digits.is_empty() || digits.len() > 4 {
+        return None;
+    }
+    digits.bytes().try_fold(0u16, |n, c| {
+        c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+    })
+}
+
+/// `D{1,}-M{8,}` into its parts.
+fn parse_parts(spec: &str) -> Option<Vec<Part>> {
+    let mut parts = Vec::new();
+    let mut rest = spec.as_bytes();
+    while let [first, tail @ ..] = rest {
+        let (sep, class, tail) = if first.is_ascii_alphabetic() {
+            (None, *first, tail)
+        } else {
+            let (class, tail) = tail.split_first()?;
+            (Some(*first), *class, tail)
+        };
+        let close = tail.iter().position(|c| *c == b'}')?;
+        let range = std::str::from_utf8(tail.get(1..close)?).ok()?;
+        let (min, max) = match range.split_once(',') {
+            Some((min, "")) => (number(min)?, 4096),
+            Some((min, max)) => (number(min)?, number(max)?),
+            None => (number(range)?, number(range)?),
+        };
+        parts.push(Part {
+            sep,
+            class: Class::from_letter(class)?,
+            min,
+            max,
+        });
+        rest = tail.get(close + 1..)?;
+    }
+    Some(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_reads_into_its_format() {
+        let f = Format::parse("slack-token xoxb-|xoxp- D{1,}-M{8,} e30", "").unwrap();
+        assert_eq!(f.kind, "slack-token");
+        assert_eq!(f.prefixes().collect::<Vec<_>>(), ["xoxb-", "xoxp-"]);
+        assert_eq!(f.check, Check::Entropy(30));
+        let Body::Parts(parts) = &f.body else { panic!() };
+        assert_eq!(parts.len(), 2);
+        assert_eq!((parts[1].sep, parts[1].min, parts[1].max), (Some(b'-'), 8, 4096));
+        let c = Format::parse("\" @gocardless|gc=live_ P{40} <h{3,5}", "gocardless-token").unwrap();
+        assert_eq!(c.kind, "gocardless-token");
+        assert_eq!(c.standing, Standing::AfterContext);
+        assert_eq!(c.context_words().collect::<Vec<_>>(), ["gocardless", "gc"]);
+        assert_eq!(c.prefixes().collect::<Vec<_>>(), ["live_"]);
+        assert_eq!(c.lead.map(|l| (l.min, l.max)), Some((3, 5)));
+        assert!(Format::parse("broken ghp_ A{36", "").is_none());
+        assert!(Format::parse("unknown-class ghp_ Z{36}", "").is_none());
+    }
+}

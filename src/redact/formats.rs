@@ -1,0 +1,262 @@
+//! The provider table: one row per credential format, written from each provider's published
+//! format (and gitleaks' default configuration, whose every credential rule has a row here or
+//! is covered by another rule: `docs/redaction.md` lists which). `tokens` is the one engine
+//! that reads it; `format` says how a row is written. Adding a provider is one row here and
+//! one line in `tests/fixtures/secrets/formats.txt`.
+//!
+//! Rows are tried in order at a position: a longer or more specific prefix comes before a
+//! shorter one that would also match (`sk-ant-` before `sk-`, `eyJrIjoi` before `eyJ`). The
+//! table is text, read once: as Rust structs it weighed three times as much in each .wasm.
+
+use std::sync::OnceLock;
+
+use super::format::Format;
+
+/// The rows, in order; `#` lines are comments.
+const TABLE: &str = "\
+# cloud providers
+aws-access-key-id AKIA|ASIA|ABIA|ACCA U{16}
+\" A3T U{17}
+aws-session-token IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE b{100,}
+aws-bedrock-key ABSK b{109,269}
+\" bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t b{0,}
+google-api-key AIza B{35}
+google-oauth-token ya29. B{20,1024}
+google-oauth-secret GOCSPX- B{28}
+google-oauth-token 1//0 B{40,} e40
+azure-client-secret Q~ T{31,34} <T{4}
+alibaba-access-key-id LTAI A{20}
+alibaba-secret-key @alibaba A{30}
+aws-secret-key @aws|secretaccess b{40}
+cloudflare-origin-ca-key v1.0- h{24}-h{146}
+cloudflare-api-token @cloudflare|cf_api|cf-api B{40}
+cloudflare-global-api-key @cloudflare|cf_api|cf-api h{37}
+digitalocean-token dop_v1_|doo_v1_|dor_v1_ h{64}
+heroku-api-key HRKU-AA B{58}
+\" @heroku h{8}-h{4}-h{4}-h{4}-h{12}
+fly-token fo1_ B{43}
+\" fm1a_|fm1r_|fm2_ b{100,}
+vercel-token vcp_|vci_|vca_|vcr_|vck_ A{24,80}
+\" @vercel A{24}
+netlify-token nfp_ A{36,40}
+\" @netlify P{40,46}
+supabase-token sbp_ h{40}
+supabase-key sb_secret_ B{20,80}
+planetscale-token pscale_tkn_|pscale_oauth_|pscale_pw_ O{32,64}
+scalingo-token tk-us- B{48}
+doppler-token dp.pt.|dp.st.|dp.ct.|dp.sa.|dp.scim.|dp.audit. A{40,44}
+pulumi-token pul- h{40}
+terraform-token .atlasv1. P{60,70} <A{14}
+vault-token hvs. B{90,120}
+\" hvb. B{138,300}
+\" s. A{24} e38
+openshift-token sha256~ B{43}
+databricks-token dapi h{32}
+dynatrace-token dt0c01. A{24}.A{64}
+clickhouse-key 4b1d A{38}
+octopus-deploy-key API- U{26} e35
+harness-token pat.|sat. B{22}.A{24}.A{20}
+prefect-token pnu_ A{36}
+infracost-token ico- A{32}
+artifactory-key AKCp A{69}
+\" cmVmd A{59}
+jfrog-key @jfrog|artifactory|bintray|xray A{73}
+\" @jfrog|artifactory|bintray|xray A{64}
+yandex-api-key AQVN B{35,38}
+yandex-key @yandex=YC B{38}
+yandex-token @yandex=t1. P{1,}.P{86,88}
+# source hosting, packages, CI
+github-token ghp_|gho_|ghu_|ghs_|ghr_ A{36,255} crc
+\" ghs_ D{1,20}_O{20,}
+\" github_pat_ W{20,}
+gitlab-token glpat-|gldt-|glrt-|glrtr-|glcbt-|glimt-|glsoat-|glffct-|glft-|glagent-|gloas-|glwt-|GR1348941 O{20,}
+\" glptt- h{40}
+gitlab-session _gitlab_session= l{32} keep
+npm-token npm_ A{36} crc
+pypi-token pypi-AgEIcHlwaS5vcmc|pypi-AgENdGVzdC5weXBpLm9yZw B{50,}
+rubygems-token rubygems_ h{48}
+clojars-token CLOJARS_ l{60} ci
+readme-token rdme_ l{70}
+sonar-token squ_|sqp_|sqa_ h{40}
+\" @sonar P{40}
+sourcegraph-token sgp_ W{40,58}
+\" @sourcegraph H{40}
+codecov-token @codecov A{32}
+droneci-token @droneci|drone_ A{32}
+travisci-token @travis A{22}
+bitbucket-secret @bitbucket P{64}
+atlassian-token @atlassian|confluence|jira A{24}
+\" ATATT P{100,}
+postman-token PMAK- H{24}-H{34}
+linear-key lin_api_ A{40}
+linear-secret @linear h{32}
+snyk-token snyk_ O{30,} e35
+\" @snyk h{8}-h{4}-h{4}-h{4}-h{12}
+# chat and messaging
+slack-token xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe-|xoxc- D{1,}-M{8,}
+\" xoxe.xoxb-|xoxe.xoxp- D{1}-A{20,}
+\" xapp- D{1}-M{10,}
+discord-webhook discord.com/api/webhooks/|discordapp.com/api/webhooks/ D{17,20}/B{60,72} keep
+discord-token @discord h{64}
+\" @discord B{23,28}.B{6,7}.B{27,38}
+discord-secret @discord P{32}
+telegram-bot-token :AA B{33} <D{5,16}
+\" @telegr D{5,16}:B{35}
+teams-webhook .webhook.office.com/webhookb2/ F{80,} keep
+twilio-api-key SK H{32} e30
+twilio-auth-token @twilio h{32}
+sendgrid-key SG. B{20,24}.B{39,50}
+sendinblue-key xkeysib- h{64}-A{16}
+mailchimp-key -us D{1,2} <h{32}
+mailgun-key @mailgun=key- h{32}
+\" @mailgun h{32}-h{8}-h{8}
+mattermost-token @mattermost A{26}
+messagebird-key @messagebird|message_bird|message-bird A{25}
+gitter-token @gitter B{40}
+intercom-key @intercom P{60}
+sendbird-token @sendbird h{40}
+# payments and commerce
+stripe-key sk_test_|sk_live_|sk_prod_|rk_test_|rk_live_|rk_prod_ A{10,}
+stripe-webhook-secret whsec_ b{32,}
+square-token sq0atp- B{22,60}
+\" EAAA B{60}
+square-secret sq0csp- B{43}
+shopify-token shpat_|shpca_|shppa_|shpss_ H{32}
+shippo-token shippo_live_|shippo_test_ H{40}
+duffel-token duffel_test_|duffel_live_ P{43}
+easypost-token EZAK|EZTK A{54}
+flutterwave-key FLWSECK_TEST-|FLWSECK- H{12,32}
+adobe-client-secret p8e- A{32}
+plaid-token access-sandbox-|access-development-|access-production- h{8}-h{4}-h{4}-h{4}-h{12}
+plaid-secret @plaid l{30}
+gocardless-token @gocardless=live_ P{40}
+lob-key @lob=live_|test_ h{35}
+coinbase-token @coinbase B{64}
+kraken-token @kraken b{80,90}
+kucoin-secret @kucoin h{8}-h{4}-h{4}-h{4}-h{12}
+kucoin-key @kucoin h{24}
+bittrex-key @bittrex A{32}
+finicity-secret @finicity h{32}
+\" @finicity A{20}
+squarespace-token @squarespace h{8}-h{4}-h{4}-h{4}-h{12}
+etsy-token @etsy A{24}
+# AI and data
+anthropic-key sk-ant- w{2,10}D{2}-B{20,}
+openrouter-key sk-or-v1- h{64}
+openai-key sk-proj-|sk-svcacct-|sk-admin-|sk-None- B{20,}
+\" sk- A{32,}
+huggingface-token hf_|api_org_ L{34} e35
+groq-key gsk_ A{52}
+xai-key xai- A{80}
+replicate-token r8_ A{37}
+perplexity-key pplx- A{48}
+langsmith-key lsv2_pt_|lsv2_sk_ h{32}_h{10}
+tavily-key tvly- A{32}
+pinecone-key pcsk_ B{50,}
+notion-token ntn_ A{46}
+cohere-key @cohere|co_api_key A{40}
+privateai-key @private_ai|privateai|private-ai A{32}
+rapidapi-key @rapidapi B{50}
+# monitoring and operations
+grafana-key eyJrIjoi b{70,400}
+grafana-token glc_ b{32,400}
+\" glsa_ A{32}_H{8}
+new-relic-key NRAK- U{27}
+\" NRII- M{32}
+sentry-token sntryu_ h{64}
+\" sntrys_eyJpYXQiO b{20,}_b{43}
+\" @sentry h{64}
+datadog-key @datadog|dd_api|dd_app A{40}
+\" @datadog|dd_api h{32}
+sumologic-token @sumo A{64}
+meraki-key @meraki h{40}
+launchdarkly-token @launchdarkly P{40}
+fastly-token @fastly P{32}
+okta-token @okta=00 P{40}
+hubspot-key @hubspot H{8}-H{4}-H{4}-H{4}-H{12}
+zendesk-key @zendesk A{40}
+looker-secret @looker A{24}
+algolia-key @algolia A{32}
+airtable-key @airtable A{17}
+airtable-token pat A{14}.h{64}
+asana-secret @asana A{32}
+adafruit-key @adafruit B{32}
+beamer-token @beamer=b_ P{44}
+confluent-key @confluent A{64}
+\" @confluent A{16}
+contentful-token @contentful P{43}
+dropbox-token @dropbox P{64}
+\" @dropbox A{15}
+\" sl. P{135,140}
+facebook-secret @facebook h{32}
+facebook-token EAAM|EAAC A{100,}
+\" @facebook|fb_ D{15,16}|B{27,40}
+flickr-token @flickr A{32}
+finnhub-token @finnhub A{20}
+freshbooks-token @freshbooks A{64}
+frameio-token fio-u- P{64}
+linkedin-secret @linkedin|linked_in|linked-in A{16}
+mapbox-token sk.eyJ B{50,}.B{20,}
+maxmind-key _mmk - <W{36}
+nytimes-token @nytimes|newyorktimes P{32}
+twitch-token @twitch A{30}
+twitter-bearer-token AAAAAAAAAAAAAAAAAAAAA A{80,110}
+twitter-token @twitter D{15,25}-A{20,40}
+twitter-secret @twitter A{45,50}
+twitter-key @twitter A{25}
+typeform-token @typeform=tfp_ O{59}
+\" tfp_ O{59} e35
+settlemint-token sm_aat_|sm_pat_|sm_sat_ A{16}
+defined-networking-token dnkey- P{26}-P{52}
+intra42-secret s-s4t2ud-|s-s4t2af- h{64}
+sidekiq-secret BUNDLE_ENTERPRISE__CONTRIBSYS__COM=|BUNDLE_GEMS__CONTRIBSYS__COM= h{8}:h{8} keep
+jwt ZXlK b{60,} e40
+authress-key sc_|ext_|scauth_|authress_ l{5,30}.l{4,6}.O{40,200} e35
+# more providers, from their documented token formats
+discord-token MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT B{21,26}.B{6,7}.B{27,38} e35
+firebase-key :APA91b B{130,140} <B{11}
+bitbucket-token ATBB A{24,40} e35
+figma-token figd_ B{38,45}
+hubspot-token pat-na1-|pat-eu1- h{8}-h{4}-h{4}-h{4}-h{12}
+nuget-key oy2 l{43} e35
+dockerhub-token dckr_pat_ B{27,40}
+circleci-token CCIPAT_ B{40,}
+tailscale-key tskey-api-|tskey-auth-|tskey-client-|tskey-scim-|tskey-webhook- M{20,}
+render-key rnd_ A{32}
+braintree-token access_token$production$|access_token$sandbox$ l{16}$h{32}
+wandb-key @wandb h{40}
+# keys that are files
+age-secret-key AGE-SECRET-KEY-1 E{58}
+1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
+1password-token ops_eyJ b{250,}
+# JWTs last: `eyJ` begins the Grafana key above too.
+jwt eyJ jwt
+";
+
+/// The table, read on first use (a row that does not read is left out; a unit test proves
+/// none is).
+pub(crate) fn formats() -> &'static [Format] {
+    static FORMATS: OnceLock<Vec<Format>> = OnceLock::new();
+    FORMATS.get_or_init(|| {
+        let mut rows: Vec<Format> = Vec::new();
+        for row in TABLE.split('\n').filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let previous = rows.last().map_or("", |f| f.kind);
+            if let Some(format) = Format::parse(row, previous) {
+                rows.push(format);
+            }
+        }
+        rows
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_reads() {
+        let rows = TABLE.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+        assert_eq!(rows.count(), formats().len());
+        assert!(formats().len() > 150);
+    }
+}

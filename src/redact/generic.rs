@@ -1,0 +1,339 @@
+//! Secrets named by the key before them: `password=`, `secret:`, `token=` style assignments
+//! in every form `pair` reads (the key stays, the value goes), `ENCRYPTION_KEY=` and the other
+//! `<what>_KEY` names, and a value whose key names a provider of the table and which has that
+//! provider's shape (`TWILIO_AUTH_TOKEN=…`, `AWS_SECRET_ACCESS_KEY=…`): then the provider's
+//! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
+//! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
+
+use super::entropy::bits_per_char;
+use super::hit::Hit;
+use super::not_secret::{
+    is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder, is_reference,
+    is_type_name, looks_like_code,
+};
+use super::pair::{
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
+    separator_follows, value_at, whole_name, Separator,
+};
+use super::shape::literal_at;
+use super::tokens::{context_kind, prefer_token};
+
+/// Key words of assignments, longest first so `password` wins over `pass`.
+#[rustfmt::skip]
+pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
+    "passphrase", "credentials", "private_key", "private-key", "privatekey", "access_key",
+    "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
+    "apikey", "token", "creds", "pass", "auth", "pwd", "key",
+];
+
+/// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
+/// (`ENCRYPTION_KEY`, `signingKey`, `AccountKey`): alone they are common words (`master`,
+/// `account`), so the `key` is required.
+pub(crate) const KEY_OWNERS: &[&str] = &["encryption", "signing", "master", "storage", "account"];
+
+/// Name parts that may follow a key word (`secret_access_key`, `passwordHash`); anything else
+/// (`tokens`, `token_type`, `tokenizer`, `secret_name`) means the name is not a credential's.
+#[rustfmt::skip]
+const ASSIGNMENT_SUFFIXES: &[&str] = &[
+    "confirmation", "plaintext", "password", "private", "confirm", "access", "secret", "client",
+    "master", "string", "phrase", "token", "admin", "plain", "value", "auth", "root", "user",
+    "hash", "word", "base", "key", "api", "app", "str", "db",
+];
+
+/// Words of a name that say a `key` is no credential: an id, a position, a public half.
+#[rustfmt::skip]
+const NOT_SECRET_KEY_NAMES: &[&str] = &[
+    "public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "site", "index",
+    "publishable", "lookup", "row", "hot", "map", "dedup", "unique", "object", "bucket", "react",
+    "i18n", "translation", "message", "label", "query", "group",
+];
+
+/// The end of the key name at `pos` (a key word and up to three name parts), if one starts
+/// there.
+fn key_name_end(text: &str, pos: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let starts = |at: usize, w: &str| literal_at(bytes, at, w.as_bytes(), true);
+    let owned_key = || {
+        let owner = KEY_OWNERS.iter().find(|w| starts(pos, w))?;
+        let i = pos + owner.len();
+        let i = i + usize::from(bytes.get(i).is_some_and(|c| b"_.-".contains(c)));
+        starts(i, "key").then_some(i + 3)
+    };
+    let mut i = match ASSIGNMENT_KEYWORDS.iter().find(|w| starts(pos, w)) {
+        Some(word) => pos + word.len(),
+        None => owned_key()?,
+    };
+    for _ in 0..3 {
+        let j = i + usize::from(bytes.get(i).is_some_and(|c| b"_.-".contains(c)));
+        let digits = bytes.get(j..).map_or(0, |t| {
+            t.iter().take(2).take_while(|c| c.is_ascii_digit()).count()
+        });
+        if digits > 0 {
+            i = j + digits;
+        } else if let Some(part) = ASSIGNMENT_SUFFIXES.iter().find(|w| starts(j, w)) {
+            i = j + part.len();
+        } else {
+            break;
+        }
+    }
+    Some(i)
+}
+
+/// Judges `key = value` at the key word at `pos`: see "Choices" in [`crate::redact`] for
+/// which values survive.
+pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
+    if !separator_follows(text, pos) {
+        return None;
+    }
+    let name_end = key_name_end(text, pos)?;
+    let ks = key_sep(text, pos, name_end)?;
+    let (key, sep, spaced) = (ks.key, ks.sep, ks.spaced);
+    if sep == Separator::Blank && !(is_cli_flag(text, pos) || is_netrc(text, pos, key)) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    // `--password= https://…`, `PASSWORD= cmd`: in a shell, `=` with nothing glued after it
+    // sets an empty value; what follows the blank is another word.
+    if sep == Separator::Sign("=")
+        && !bytes
+            .get(name_end)
+            .is_some_and(|c| *c == b' ' || *c == b'\t')
+        && bytes
+            .get(ks.end.checked_sub(1)?)
+            .is_some_and(|c| *c == b' ' || *c == b'\t')
+        && !ks.key_quoted
+    {
+        return None;
+    }
+    if sep == Separator::Blank {
+        // `wget --ask-password URL`, `--no-password`: a switch, not a flag with a value.
+        let flag = flag_before(text, pos).unwrap_or("");
+        if [
+            "--ask-",
+            "--no-",
+            "--prompt-",
+            "--use-",
+            "--with-",
+            "--require-",
+        ]
+        .iter()
+        .any(|p| flag.starts_with(p))
+        {
+            return None;
+        }
+    }
+    // `auth = ("user", "…")`: a tuple of user and password.
+    let (sep, value_start) = match (sep, bytes.get(ks.end)) {
+        (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
+        _ => (sep, ks.end),
+    };
+    let value = value_at(text, value_start, sep)?;
+    let quote = value.quote;
+    // `if password == "root"`: a password compared with a literal is that password; any
+    // other comparison (`key == "Enter"`, `token == other`) is code.
+    let comparison = matches!(sep, Separator::Sign("==" | "==="));
+    if comparison && !(quote.is_some() && key.to_ascii_lowercase().contains("pass")) {
+        return None;
+    }
+    // `"core.askPass=" + x`: the key sits inside a string whose closing quote comes after
+    // the separator; what follows is not its value.
+    if quote.is_some() && !ks.key_quoted && quote == quote_before_name(text, pos) {
+        return None;
+    }
+    // `${DB_PASSWORD:-x}`, `${TOKEN:?unset}`: a shell parameter expansion names the
+    // variable; what follows its `:` is an operator.
+    if in_parameter_expansion(text, pos) {
+        return None;
+    }
+    let v = text.get(value.start..value.end)?;
+    // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took this value; a second
+    // pass must change nothing.
+    if text
+        .get(value.consumed..)
+        .is_some_and(|t| t.starts_with("[REDACTED:"))
+    {
+        return None;
+    }
+    let lower_key = key.to_ascii_lowercase();
+    let user_and_password = sep == Separator::Call && !lower_key.contains("pass");
+    let kind = if lower_key.contains("pass") || lower_key.contains("pwd") || user_and_password {
+        "password-assignment"
+    } else if lower_key.starts_with("token") || lower_key.starts_with("auth") {
+        "token-assignment"
+    } else {
+        "secret-assignment"
+    };
+    let password = kind == "password-assignment";
+    let name = whole_name(text, pos, name_end).to_ascii_lowercase();
+    // A call passes a credential when it sets one (`setPassword("…")`, `withToken("…")`,
+    // `.password("…")`) or takes a user and a password (`HTTPBasicAuth("u", "…")`,
+    // `NetworkCredential("u", "…")`); `hash_password("…")`, `t("password")` and the like are
+    // other calls.
+    if sep == Separator::Call {
+        let setter = name == lower_key
+            || name.starts_with("set")
+            || name.starts_with("with")
+            || name.ends_with("auth")
+            || name.ends_with("credential");
+        if !setter || quote.is_none() {
+            return None;
+        }
+    }
+    // An ALL-CAPS key with `=` and no spaces is an environment or .env line: its value is
+    // literal text, never code.
+    let env_key = key.bytes().any(|c| c.is_ascii_alphabetic())
+        && !key.bytes().any(|c| c.is_ascii_lowercase());
+    let env_line = env_key && sep == Separator::Sign("=") && !spaced;
+    // What follows the value, for telling code (`getpass(`); an element's `</` says
+    // nothing.
+    let next = match sep {
+        Separator::Markup => None,
+        _ => bytes.get(value.consumed).copied(),
+    };
+    let is_name_value = is_name(v);
+    // `pass` and `pwd` are also words: `"pass": "fail"`, and alone (not the end of
+    // `DB_PASS`, `MYSQL_PWD`) `--- PASS: TestX/y`, `pass: I'll`, `PASS=120`, jq's
+    // `pass: .pass`. Their values must look like one, except in a connection string
+    // (`Uid=sa;Pwd=…`).
+    let weak = lower_key == "pass" || lower_key == "pwd";
+    let connection_string = weak
+        && sep == Separator::Sign("=")
+        && super::pair::line_before(text, pos).trim_end().ends_with(';')
+        && {
+            let line = super::pair::line_before(text, pos).to_ascii_lowercase();
+            [";uid=", "user id=", "server=", "driver=", "data source="]
+                .iter()
+                .any(|w| line.contains(w))
+        };
+    let alone = !pos
+        .checked_sub(1)
+        .and_then(|p| bytes.get(p))
+        .is_some_and(|c| c.is_ascii_alphanumeric() || b"_-".contains(c));
+    let weak_survives = weak
+        && !connection_string
+        && ((is_name_value && !env_line)
+            || (alone
+                && (v.bytes().all(|c| c.is_ascii_digit())
+                    || (key == "PASS" && sep == Separator::Sign(":"))
+                    || (quote.is_none() && !v.bytes().any(|c| c.is_ascii_digit())))));
+    // In a `.env` line a secret is literal text, and a long single word is one
+    // (`JWT_SECRET=mysupersecretvalue`); names with separators (`lm-studio`, `not-needed`)
+    // stay names.
+    let env_word = env_line && v.len() >= 8 && v.bytes().all(|c| c.is_ascii_alphabetic());
+    // `storageKey`, `accountKey`, `masterKey` also name object keys and settings
+    // (`'app_settings_v2'`, `"avatars/u-12.png"`): key material is long and random, 16
+    // characters at least, letters and digits.
+    let owned = KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
+    let weak_material = owned
+        && (v.chars().count() < 16
+            || !v.bytes().any(|c| c.is_ascii_digit())
+            || !v.bytes().any(|c| c.is_ascii_alphabetic())
+            || (v.contains(['/', '.'])
+                && !v
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))));
+    // `key` alone names ids and positions as often as secrets (`"key": "Enter"`,
+    // `sort_key`): its value must be key material that reads as random, as gitleaks'
+    // generic rule asks (3.5 bits a character).
+    let plain_key = lower_key == "key" || lower_key.starts_with("key_") || lower_key == "creds";
+    let weak_key = plain_key
+        && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
+            || (!env_line && not_key_material(v)));
+    // A value alone on the line after its key is a guess from indentation: it must read
+    // as random.
+    let loose = value.next_line && bits_per_char(v.as_bytes()) < 3.0;
+    // `hashed_secret`, `password_sha256`: a digest named as one.
+    let digest = [
+        "hash",
+        "digest",
+        "sha1",
+        "sha256",
+        "sha512",
+        "md5",
+        "checksum",
+        "fingerprint",
+    ]
+    .iter()
+    .any(|w| name.contains(w))
+        && is_hex_digest(v);
+    // A value of the shape a provider the key names issues (`TWILIO_AUTH_TOKEN=<32 hex>`).
+    if !is_placeholder(v) && !value.next_line {
+        if let Some(kind) = context_kind(&name, v.as_bytes()) {
+            return Some(Hit {
+                end: value.consumed,
+                secret_start: value.start,
+                secret_end: value.end,
+                kind,
+            });
+        }
+    }
+    let survives = v.chars().count() < if password { 3 } else { 6 }
+        || is_placeholder(v)
+        || v.eq_ignore_ascii_case(key)
+        || v.starts_with(char::is_whitespace)
+        || v.ends_with(char::is_whitespace)
+        || is_expression(v)
+        // Counts, ids, versions: a token or secret has letters.
+        || (!password && !v.chars().any(char::is_alphabetic))
+        || (password && !env_line && !connection_string && v.bytes().all(|c| c.is_ascii_digit()))
+        // Keys, tokens and secrets are single words; passwords may be passphrases, but not
+        // sentences.
+        || (!password && v.chars().any(char::is_whitespace))
+        || v.chars().filter(|c| c.is_whitespace()).count() >= 4
+        // A call's second argument is a default only when it is one word.
+        || (sep == Separator::Argument && (quote.is_none() || v.contains(char::is_whitespace)))
+        // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
+        || (!password && is_name_value && !env_word)
+        // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
+        || (!password && is_reference(v))
+        // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
+        || weak_survives
+        || weak_material
+        || weak_key
+        || loose
+        || digest
+        // `"obj.aFunctionCall()"`: code in a string.
+        || is_call_expression(v)
+        // `privateKey: Uint8Array;`: a type annotation.
+        || (quote.is_none() && is_type_name(v) && next.is_some_and(|c| b";,)|>[]={<?".contains(&c)))
+        // A URL after a blank-separated flag is the command's next argument.
+        || (sep == Separator::Blank && (v.contains("://") || v.starts_with('-')))
+        || (quote.is_none()
+            && !env_line
+            && !connection_string
+            && (looks_like_code(v, next)
+                || (is_name_value && (spaced || sep == Separator::Sign(":")))));
+    if survives {
+        return None;
+    }
+    Some(prefer_token(
+        text,
+        value.start,
+        value.end,
+        value.consumed,
+        kind,
+    ))
+}
+
+/// Is `v` not key material? 16+ characters of letters and digits, base64 or base64url,
+/// reading as random (3.5 bits a character), not a UUID.
+fn not_key_material(v: &str) -> bool {
+    v.len() < 16
+        || !v.bytes().any(|c| c.is_ascii_digit())
+        || !v.bytes().any(|c| c.is_ascii_alphabetic())
+        || !(v
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
+            || v.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
+        || bits_per_char(v.as_bytes()) < 3.5
+        || is_uuid(v)
+}
+
+fn is_uuid(v: &str) -> bool {
+    v.len() == 36
+        && v.bytes().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
