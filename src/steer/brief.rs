@@ -26,12 +26,6 @@ pub fn project_folder(cwd: &str) -> String {
     out
 }
 
-/// One section of a summary: its title as written, and its body.
-struct Section<'a> {
-    title: &'a str,
-    body: String,
-}
-
 /// A heading line's title: markdown (`## Next Steps`), numbered (`7. Pending
 /// Tasks:`, the engine's), bold (`**Open Questions**`), or a short `Title:`
 /// line of its own.
@@ -50,69 +44,43 @@ fn heading(line: &str) -> Option<&str> {
     (text::len16(title) <= 48 && !title.contains(':') && title.bytes().next().is_some_and(|b| b.is_ascii_uppercase())).then_some(title)
 }
 
-fn sections(summary: &str) -> Vec<Section<'_>> {
-    let mut out: Vec<Section> = Vec::new();
-    for line in summary.lines() {
-        match heading(line) {
-            Some(title) => out.push(Section { title, body: String::new() }),
-            None => {
-                if let Some(s) = out.last_mut() {
-                    s.body.push_str(line);
-                    s.body.push('\n');
-                }
-            }
-        }
-    }
-    out
-}
-
-/// How a section's title ranks for the brief: 0 the next steps, 1 the open
-/// questions, 2 where the work stood; `None`: not for the brief.
-fn rank(title: &str) -> Option<u8> {
+/// Whether a section of that title is one the brief keeps: the next steps
+/// (the engine's "Pending Tasks" and "Optional Next Step" too) and the open
+/// questions.
+fn wanted(title: &str) -> bool {
     let t = title.to_ascii_lowercase();
-    let has = |w: &[&str]| w.iter().any(|w| t.contains(w));
-    if has(&["next step", "pending", "todo", "to do", "remaining", "next action"]) {
-        Some(0)
-    } else if has(&["open question", "unresolved", "blocker", "open issue"]) {
-        Some(1)
-    } else if has(&["current work", "current state", "where it stands", "status"]) {
-        Some(2)
-    } else {
-        None
-    }
+    ["next step", "pending", "todo", "to do", "remaining", "open question", "unresolved", "blocker"].iter().any(|w| t.contains(w))
 }
 
-/// The parts of a summary the brief keeps, in the summary's order, within
-/// `room` characters: the next steps first, then the open questions, then
-/// where the work stood; a section over what is left is cut. A summary with
-/// none of those gives its opening instead.
+/// The summary's next steps and open questions, in its order, within `room`
+/// characters (cut at the end past it). A summary with neither gives its
+/// opening instead.
 pub fn extract(summary: &str, room: usize) -> String {
-    let all = sections(summary);
-    let mut picked: Vec<Option<String>> = vec![None; all.len()];
-    let mut left = room;
-    for level in 0..=2u8 {
-        for (i, s) in all.iter().enumerate().filter(|(_, s)| rank(s.title) == Some(level)) {
-            let body = text::trim(&s.body);
-            if body.is_empty() || left < 80 {
-                continue;
+    let mut out = String::new();
+    let mut keep = false;
+    for line in summary.lines() {
+        if let Some(title) = heading(line) {
+            keep = wanted(title);
+            if keep {
+                out.push_str(if out.is_empty() { "## " } else { "\n## " });
+                out.push_str(title);
+                out.push('\n');
             }
-            let head = format!("## {}\n", s.title);
-            let fit = left.saturating_sub(text::len16(&head) + 2);
-            let body = if text::len16(body) > fit { format!("{}…", text::head(body, fit.saturating_sub(1))) } else { body.to_owned() };
-            left = left.saturating_sub(text::len16(&head) + text::len16(&body) + 2);
-            if let Some(slot) = picked.get_mut(i) {
-                *slot = Some(format!("{head}{body}"));
-            }
+        } else if keep {
+            out.push_str(line);
+            out.push('\n');
         }
     }
-    let picked: Vec<String> = picked.into_iter().flatten().collect();
-    if picked.is_empty() {
+    if out.is_empty() {
         let start = summary.find("Summary:").map_or(summary, |at| summary.get(at + 8..).unwrap_or(""));
-        let start = text::trim(start);
-        let cut = if text::len16(start) > room { format!("{}…", text::head(start, room.saturating_sub(1))) } else { start.to_owned() };
-        return format!("(no next steps or open questions section; its opening)\n{cut}");
+        out = format!("(no next steps or open questions section; its opening)\n{}", text::trim(start));
     }
-    picked.join("\n\n")
+    let out = text::trim_end(&out);
+    if text::len16(out) > room {
+        format!("{}…", text::head(out, room.saturating_sub(1)))
+    } else {
+        out.to_owned()
+    }
 }
 
 /// Where the brief's summary came from.
@@ -169,13 +137,16 @@ mod tests {
     #[test]
     fn the_next_steps_and_open_questions_are_kept_in_order() {
         let got = extract(ENGINE, 2000);
-        assert!(got.starts_with("## Pending Tasks\n- Run the whole suite again (KIWI-7781)"), "{got}");
-        let order: Vec<usize> = ["## Pending Tasks", "## Current Work", "## Optional Next Step", "## Open Questions"].iter().map(|h| got.find(h).unwrap()).collect();
+        assert!(got.starts_with("## Pending Tasks\n   - Run the whole suite again (KIWI-7781)"), "{got}");
+        let order: Vec<usize> = ["## Pending Tasks", "## Optional Next Step", "## Open Questions"].iter().map(|h| got.find(h).unwrap()).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{got}");
-        assert!(!got.contains("Key Technical Concepts") && !got.contains("Fix the flaky"));
-        // Short on room: the next steps and questions before where the work stood.
-        let tight = extract(ENGINE, 200);
-        assert!(tight.contains("Pending Tasks") && tight.contains("Optional Next Step") && !tight.contains("Current Work"), "{tight}");
+        assert!(got.ends_with("- Should the public API change? (waits on the user)"), "{got}");
+        for left_out in ["Key Technical Concepts", "Fix the flaky", "Current Work", "line 88"] {
+            assert!(!got.contains(left_out), "{left_out}: {got}");
+        }
+        // Short on room: cut at its end.
+        let tight = extract(ENGINE, 60);
+        assert!(tight.starts_with("## Pending Tasks") && tight.ends_with('…') && crate::text::len16(&tight) <= 60, "{tight}");
     }
 
     #[test]
