@@ -293,7 +293,7 @@ async function answer(call, run, seen, next, io) {
 async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (Array.isArray(done.notice)) notice(done.notice, io)
-  if (typeof done.reply === 'string') return { text: done.reply, isTextDisplayOnly: true }
+  if (typeof done.reply === 'string') return { text: done.reply, isTextDisplayOnly: true, ...(done.context?.length ? { context: done.context } : {}) }
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
   if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)

@@ -4079,7 +4079,13 @@ const PIN: &str = "Never push to main; open a pull request. PIN-16";
 fn a_pin_rides_with_the_words_after_every_compaction_and_in_a_new_process() {
     let mut h = Harness::new();
     let reply = command(&mut h, "pin", &format!("  {PIN}  "));
-    assert!(reply.starts_with("pinned as pin 1 ("), "{reply}");
+    assert!(reply.starts_with(&format!("pinned as pin 1 (\"{PIN}\", ")), "{reply}");
+    // The model is told at once, as a note with its next request (the engine keeps no text of the
+    // command's line: tests/HOST.md).
+    let note = h.last_done.as_ref().unwrap()["context"].clone();
+    assert_eq!(note, json!([format!("<compact-plus-note>The user pinned this text with /pin: compact-plus keeps it word for word after every compaction until they unpin it.\n{PIN}</compact-plus-note>")]));
+    // The note is no word of the person's: a compaction does not carry it as one.
+    assert_eq!(compact_plus::compaction::verbatim::person_text(note[0].as_str().unwrap()), "");
     assert_eq!(command(&mut h, "pin", "").lines().nth(1), Some(format!("  1. {PIN}").as_str()));
     // Kept in the history folder (a pin-only folder has a log line, so pruning sees it).
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()), vec![PIN.to_owned()]);
@@ -4111,6 +4117,7 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     assert_eq!(h.pending_state().unwrap().pins.len(), 2);
     let reply = command(&mut h, "unpin", "1");
     assert!(reply.starts_with(&format!("unpinned \"{PIN}\". 1 pin left")), "{reply}");
+    assert_eq!(h.last_done.as_ref().unwrap()["context"][0], json!(format!("<compact-plus-note>The user unpinned this text with /unpin: no longer a standing note of theirs.\n{PIN}</compact-plus-note>")));
     assert_eq!(h.pending_state().unwrap().pins, vec!["second pin PIN-TWO".to_owned()]);
     let on_disk: Value = serde_json::from_str(h.fake.text(&format!("{}/pending-blocks.json", dir())).unwrap()).unwrap();
     assert_eq!(on_disk["pins"], json!(["second pin PIN-TWO"]));

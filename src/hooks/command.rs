@@ -33,7 +33,7 @@ pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, 
     if let Err(err) = pins::save(&host, &dir, &list).await {
         return Done::reply(format!("not done: the pins could not be written ({}).", error_text(&err)));
     }
-    match change {
+    match &change {
         // A pin in the blocks still waiting for the model goes too, so the next
         // context has exactly the pins left.
         Change::Removed(gone) => {
@@ -49,7 +49,7 @@ pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, 
         // while the session goes on (pruning reads `log.jsonl`'s time).
         _ => log(&host, &session, &dir, &[("event", json_str("pin")), ("pins", list.len().to_string())]).await,
     }
-    Done::reply(reply)
+    Done { context: steer::pins::note(&change, &list).into_iter().collect(), ..Done::reply(reply) }
 }
 
 /// `/recall <words>`: the recall tool's searches, this session's then the

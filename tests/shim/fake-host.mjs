@@ -701,6 +701,11 @@ export class FakeHost {
       else if (!out.value?.isTextDisplayOnly) this.rows.push({ ...stored, type: 'user', role: 'user' })
       if (stored.type === 'user' && !stored.isMeta) this.conversation.push({ role: 'user', text: stored.content.map((c) => c.text).join(''), toolUses: [], handle: id })
     }
+    // Each `context` entry: a hidden user row after the output, read with the next request [d16].
+    for (const text of out.value?.context ?? []) {
+      this.rows.push({ type: 'user', role: 'user', isMeta: true, content: [{ type: 'text', text }] })
+      this.conversation.push({ role: 'user', text, toolUses: [], handle: uuid() })
+    }
     return out
   }
 
