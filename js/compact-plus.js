@@ -293,7 +293,7 @@ async function answer(call, run, seen, next, io) {
 async function finish(done, run, io) {
   if (done.spawn) job(done.spawn, io)
   if (Array.isArray(done.notice)) notice(done.notice, io)
-  if (typeof done.reply === 'string') return { text: done.reply, isTextDisplayOnly: true, ...(done.context?.length ? { context: done.context } : {}) }
+  if (typeof done.reply === 'string') return { text: done.reply, isTextDisplayOnly: true }
   if (done.skip && !run.called) return { skip: done.skip }
   if (typeof done.answer === 'string') return { result: done.answer }
   if (done.compacted && (run.rejected || done.compacted.replaces === true)) return own(done.compacted, run.e)
@@ -594,7 +594,11 @@ export function register(on, opts) {
   on('turn.complete', hook).catch(($, e, next) => next(e))
   on('session.end', hook).catch(($, e, next) => next(e))
   on('tool.list', ($, e, next) => (registerCommands($), next(e))).catch(($, e, next) => next(e))
-  for (const { name } of COMMANDS) on('command.run', { command: name }, hook).catch(() => ({ text: `/${name} failed`, isTextDisplayOnly: true }))
+  // One registration for the three: with more than one, the engine keeps each command's line
+  // without its arguments (tests/HOST.md).
+  on('command.run', ($, e, next) => (COMMANDS.some((c) => c.name === e?.command) ? hook($, e, next) : next(e))).catch(($, e, next) =>
+    next.called || !COMMANDS.some((c) => c.name === e?.command) ? next(e) : { text: `/${e.command} failed`, isTextDisplayOnly: true },
+  )
   on('session.append', { door: 'command' }, hook).catch(($, e, next) => next(e))
   if (opts?.recallTool === false) return
   on('session.start', hook).catch(($, e, next) => next(e))

@@ -4080,16 +4080,12 @@ fn a_pin_rides_with_the_words_after_every_compaction_and_in_a_new_process() {
     let mut h = Harness::new();
     let reply = command(&mut h, "pin", &format!("  {PIN}  "));
     assert!(reply.starts_with(&format!("pinned as pin 1 (\"{PIN}\", ")), "{reply}");
-    // The model is told at once, as a note with its next request (the engine keeps no text of the
-    // command's line: tests/HOST.md).
-    let note = h.last_done.as_ref().unwrap()["context"].clone();
-    assert_eq!(note, json!([format!("<compact-plus-note>The user pinned this text with /pin: compact-plus keeps it word for word after every compaction until they unpin it.\n{PIN}</compact-plus-note>")]));
-    // The note is no word of the person's: a compaction does not carry it as one.
-    assert_eq!(compact_plus::compaction::verbatim::person_text(note[0].as_str().unwrap()), "");
     assert_eq!(command(&mut h, "pin", "").lines().nth(1), Some(format!("  1. {PIN}").as_str()));
     // Kept in the history folder (a pin-only folder has a log line, so pruning sees it).
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()), vec![PIN.to_owned()]);
     assert!(h.fake.log_lines().iter().any(|l| l.contains("\"event\":\"pin\"")));
+    // An answer after the /pin: its line is the summarizer's, the pin comes with the words.
+    h.turn().unwrap();
     let mut block = terminal_compact(&mut h, None, json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]), "sum-1");
     for n in 2..=5 {
         assert_eq!(block.matches(PIN).count(), 1, "compaction {}: {block}", n - 1);
@@ -4111,13 +4107,13 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     let mut h = Harness::new();
     command(&mut h, "pin", PIN);
     command(&mut h, "pin", "second pin PIN-TWO");
+    h.turn().unwrap();
     // A terminal /compact: its blocks wait for the next prompt, the pins in them.
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
     h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
     assert_eq!(h.pending_state().unwrap().pins.len(), 2);
     let reply = command(&mut h, "unpin", "1");
     assert!(reply.starts_with(&format!("unpinned \"{PIN}\". 1 pin left")), "{reply}");
-    assert_eq!(h.last_done.as_ref().unwrap()["context"][0], json!(format!("<compact-plus-note>The user unpinned this text with /unpin: no longer a standing note of theirs.\n{PIN}</compact-plus-note>")));
     assert_eq!(h.pending_state().unwrap().pins, vec!["second pin PIN-TWO".to_owned()]);
     let on_disk: Value = serde_json::from_str(h.fake.text(&format!("{}/pending-blocks.json", dir())).unwrap()).unwrap();
     assert_eq!(on_disk["pins"], json!(["second pin PIN-TWO"]));
@@ -4145,6 +4141,7 @@ fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()).len(), 1);
     // The person also said the pinned text as a message: the words carry it, the pin is left out.
     command(&mut h, "pin", "Also keep the old API");
+    h.turn().unwrap();
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
     h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
     let pending = h.pending_state().unwrap();
@@ -4161,22 +4158,22 @@ fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
 }
 
 #[test]
-fn the_command_rows_keep_a_recall_query_and_a_pinned_key_from_the_model() {
+fn the_command_rows_keep_a_recall_query_and_a_pin_from_the_model() {
     let row = |name: &str, args: &str| json!({"door": "command", "origin": {"kind": "engine"}, "uuid": "r1", "message": {"type": "user", "role": "user", "content": [
         {"type": "text", "text": format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args>{args}</command-args>")}]}});
     let mut h = Harness::new();
     h.fake.next.insert("session.append".into(), Ok(json!({"message": {}, "uuid": "r1"})));
-    h.append(row("recall", "the walrus parser")).unwrap();
-    let down = h.nexts("session.append").pop().unwrap();
-    assert_eq!(down["content"], json!(["<command-name>/recall</command-name>\n            <command-message>recall</command-message>\n            <command-args></command-args>"]));
-    h.append(row("pin", &format!("key {KEY}"))).unwrap();
-    let down = h.nexts("session.append").pop().unwrap();
-    assert!(down["content"][0].as_str().unwrap().ends_with("<command-args>key [REDACTED:anthropic-key]</command-args>"), "{down}");
+    for (name, args) in [("recall", "the walrus parser".to_owned()), ("pin", format!("key {KEY}"))] {
+        h.append(row(name, &args)).unwrap();
+        let down = h.nexts("session.append").pop().unwrap();
+        assert_eq!(down["content"], json!([format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args></command-args>")]));
+    }
     // Every other row goes as it came: the shim's own next, no change.
     h.fake.clear();
     h.append(row("compact", "keep KIWI")).unwrap();
-    h.append(row("pin", "nothing secret")).unwrap();
-    assert_eq!(h.nexts("session.append"), vec![json!({"op": "next", "by": "shim"}), json!({"op": "next", "by": "shim"})]);
+    h.append(row("unpin", "2")).unwrap();
+    h.append(row("pin", "")).unwrap();
+    assert_eq!(h.nexts("session.append"), vec![json!({"op": "next", "by": "shim"}); 3]);
 }
 
 #[test]
@@ -4270,4 +4267,18 @@ fn no_brief_for_a_resumed_session_a_project_without_summaries_or_the_option_off(
     h.fake.rows = Some(json!([]));
     assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
     assert!(h.fake.calls("messages").is_empty());
+}
+
+#[test]
+fn a_pin_comes_in_the_block_whatever_command_rows_follow_the_summary() {
+    // Whether the engine sends the command rows typed before a /compact after its summary is not
+    // steady (measured in the terminal: tests/HOST.md); the /pin line holds no text (rewritten), so
+    // the block always gives the pin, and only it.
+    let mut h = Harness::new();
+    command(&mut h, "pin", PIN);
+    let mut rows = messages().as_array().unwrap().clone();
+    rows.push(json!({"role": "user", "text": "<command-name>/pin</command-name>\n            <command-message>pin</command-message>\n            <command-args></command-args>", "toolUses": [], "handle": "c1"}));
+    let block = terminal_compact(&mut h, None, Value::Array(rows), "sum-1");
+    assert_eq!(block.matches(PIN).count(), 1, "{block}");
+    assert!(block.contains("<user-pinned>"));
 }

@@ -56,7 +56,6 @@ pub(crate) const REFERENCE_PREFIXES: [&str; 10] = [
 /// its output, not a request to the model), a skill's body and a fork's
 /// boilerplate.
 const MACHINE_PREFIXES: &[&str] = &[
-    NOTE_OPEN,
     "<task-notification",
     "<teammate-message",
     "<agent-message",
@@ -87,11 +86,6 @@ const MACHINE_PREFIXES: &[&str] = &[
     // compact-plus's own rescue row (`compaction::rescue::row::header`): a summary, not the person.
     super::rescue::row::HEADER_START,
 ];
-
-/// compact-plus's own notes to the model (a `/pin`'s, an `/unpin`'s): user rows
-/// of the engine's (a command's `context`), never the person's words.
-pub const NOTE_OPEN: &str = "<compact-plus-note>";
-pub const NOTE_CLOSE: &str = "</compact-plus-note>";
 
 /// One kept message. `handle` is the engine's, when the message has one, so a
 /// message the engine keeps verbatim anyway can be left out later.

@@ -49,7 +49,7 @@ pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, 
         // while the session goes on (pruning reads `log.jsonl`'s time).
         _ => log(&host, &session, &dir, &[("event", json_str("pin")), ("pins", list.len().to_string())]).await,
     }
-    Done { context: steer::pins::note(&change, &list).into_iter().collect(), ..Done::reply(reply) }
+    Done::reply(reply)
 }
 
 /// `/recall <words>`: the recall tool's searches, this session's then the

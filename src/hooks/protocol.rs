@@ -337,10 +337,6 @@ pub struct Done {
     /// (`{ text, isTextDisplayOnly: true }`), never sent to the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
-    /// With `reply`: notes the model reads with its next request (the
-    /// command's `context`), costing no turn.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub context: Vec<String>,
     /// After `next` rejected: answer this compaction in the engine's place, as
     /// `{ messages: [summary row, ...the event's messages at these indices] }`
     /// (each kept one as the engine handed it, handle and all). Only then: a
@@ -428,7 +424,6 @@ impl Done {
             search: None,
             notice: Vec::new(),
             reply: None,
-            context: Vec::new(),
             compacted: None,
         }
     }

@@ -1,8 +1,8 @@
 //! `session.append` at door `compaction`: the summary row of the main
 //! conversation gets the blocks the last compaction left pending. At door
 //! `command`: the rows of compact-plus's own commands rewritten
-//! (`steer::command::rewrite_row`): a `/recall` query never reaches the model,
-//! a pinned credential goes redacted.
+//! (`steer::command::rewrite_row`): neither a `/recall` query nor a `/pin`
+//! text reaches the model through them.
 
 use serde::Deserialize;
 use std::rc::Rc;
@@ -32,7 +32,7 @@ struct AppendMessage {
 
 pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEvent, raw: String) -> Done {
     if e.door.as_str() == Some("command") && !e.agent_id.truthy() {
-        return command_row(&host, &session, &raw).await;
+        return command_row(&host, &raw).await;
     }
     let is_summary_row = e.message.0.as_ref().is_some_and(|m| m.kind.as_str() == Some("user") && m.role.as_str() == Some("user"));
     let pending = session.carried().pending.is_some();
@@ -49,10 +49,9 @@ pub(super) async fn session_append(host: Host, session: Rc<Session>, e: AppendEv
 
 /// A row of compact-plus's own command, rewritten; every other row as it came.
 /// Only a row of text blocks alone is rewritten (a command line is one).
-async fn command_row(host: &Host, session: &Session, raw: &str) -> Done {
+async fn command_row(host: &Host, raw: &str) -> Done {
     let e: serde_json::Value = serde_json::from_str(&crate::text::well_formed_json(raw)).unwrap_or_default();
     let blocks = e.get("message").and_then(|m| m.get("content")).and_then(serde_json::Value::as_array);
-    let clean = |t: &str| session.clean(t);
     let mut content = Vec::new();
     let mut changed = false;
     for b in blocks.map_or(&[][..], Vec::as_slice) {
@@ -60,7 +59,7 @@ async fn command_row(host: &Host, session: &Session, raw: &str) -> Done {
         let Some(text) = text.filter(|_| b.get("type").and_then(serde_json::Value::as_str) == Some("text")) else {
             return Done::pass_through();
         };
-        match steer::command::rewrite_row(text, &clean) {
+        match steer::command::rewrite_row(text) {
             Some(new) => {
                 changed = true;
                 content.push(new);

@@ -6,7 +6,7 @@
 //! ([`MAX_TOKENS`]); left out of a context that already holds one word for
 //! word (a message the engine kept, one of the person's kept words).
 
-use crate::compaction::verbatim::{CHARS_PER_TOKEN, NOTE_CLOSE, NOTE_OPEN};
+use crate::compaction::verbatim::CHARS_PER_TOKEN;
 use crate::text;
 
 /// All pins together, in tokens (about 4 characters each): past it a pin is refused.
@@ -96,24 +96,6 @@ pub fn added(n: usize, pins: &[String], redacted: bool) -> String {
         tokens(pin),
         total(pins)
     )
-}
-
-/// What the model is told of a `/pin` or `/unpin` at once (the command's
-/// `context`, a note it reads with the next request; no turn is spent): the
-/// engine records the command's line without its text (measured on 2.1.328
-/// where a plugin hooks `command.run` more than once), and a pin is for now too.
-pub fn note(change: &Change, pins: &[String]) -> Option<String> {
-    match change {
-        Change::Added => pins.last().map(|p| {
-            format!("{NOTE_OPEN}The user pinned this text with /pin: compact-plus keeps it word for word after every compaction until they unpin it.\n{p}{NOTE_CLOSE}")
-        }),
-        Change::Removed(gone) => Some(format!(
-            "{NOTE_OPEN}The user unpinned {} with /unpin: no longer a standing note of theirs.\n{}{NOTE_CLOSE}",
-            if gone.len() == 1 { "this text" } else { "these texts" },
-            gone.join("\n")
-        )),
-        Change::None => None,
-    }
 }
 
 /// Why a pin was refused, for the person.

@@ -130,6 +130,7 @@ export class FakeHost {
     this.compile = compile
     this.onCall = onCall
     this.commands = [] // `$.command.register` specs, by name [d16]
+    this.sinceAnswer = [] // command rows stored since the model's last answer: they follow a summary [d16]
     this.transcript = [] // `$.ui.log` lines to the transcript: { text, hooksInFlight } [d16]
     this.on = this.#on.bind(this)
     this.$ = this.#dollar()
@@ -588,7 +589,9 @@ export class FakeHost {
     if (!Array.isArray(out.value?.messages)) return { ...out, notCompacted: true }
     this.compactions++
     this.conversation = [...out.value.messages]
-    this.rows = []
+    // The command rows typed since the last answer come after the summary: headless among the kept
+    // messages, in the terminal sent after them, outside session.compact's messages [d16].
+    this.rows = [...this.sinceAnswer]
     this.contextSections = null
     this.contextTokens = undefined
     const summary = out.value.messages[0]
@@ -650,6 +653,7 @@ export class FakeHost {
     this.requests.push({ kind: 'normal', sees: this.modelSees() })
     const answer = 'Hello from the fake API.'
     this.conversation.push({ role: 'assistant', text: answer, toolUses: [], handle: uuid() })
+    this.sinceAnswer = []
     this.contextTokens = tokens
     return this.turnComplete(answer)
   }
@@ -697,14 +701,14 @@ export class FakeHost {
       const id = uuid()
       const a = await this.fire('session.append', { message: row, door: 'command', origin: { kind: 'engine' }, uuid: id }, (down) => ({ message: down.message, uuid: id }))
       const stored = a.value?.message ?? row
-      if (stored.type === 'user') this.rows.push(stored)
-      else if (!out.value?.isTextDisplayOnly) this.rows.push({ ...stored, type: 'user', role: 'user' })
-      if (stored.type === 'user' && !stored.isMeta) this.conversation.push({ role: 'user', text: stored.content.map((c) => c.text).join(''), toolUses: [], handle: id })
-    }
-    // Each `context` entry: a hidden user row after the output, read with the next request [d16].
-    for (const text of out.value?.context ?? []) {
-      this.rows.push({ type: 'user', role: 'user', isMeta: true, content: [{ type: 'text', text }] })
-      this.conversation.push({ role: 'user', text, toolUses: [], handle: uuid() })
+      const sent = stored.type === 'user' ? stored : out.value?.isTextDisplayOnly ? null : { ...stored, type: 'user', role: 'user' }
+      if (sent) {
+        this.rows.push(sent)
+        this.sinceAnswer.push(sent)
+      }
+      // Headless the line is a user row of the conversation; the terminal keeps it as a
+      // `local_command` notice, which session.compact's messages leave out [d16].
+      if (this.mode === 'headless' && stored.type === 'user' && !stored.isMeta) this.conversation.push({ role: 'user', text: stored.content.map((c) => c.text).join(''), toolUses: [], handle: id })
     }
     return out
   }

@@ -20,7 +20,7 @@ test('the commands are registered once, at the first tool.list, before anything 
   assert.equal(host.callsOf('command.register').length, 3, 'a second tool.list registers nothing again')
 })
 
-test('/pin answers the person alone, runs nothing beneath, and its row goes to the model redacted', async () => {
+test('/pin answers the person alone, runs nothing beneath, and its row goes to the model without the text', async () => {
   const host = withShim(register, { mode: 'tui' })
   await host.loadTools()
   const out = await host.slash('pin', `deploy with ${KEY}`)
@@ -29,8 +29,8 @@ test('/pin answers the person alone, runs nothing beneath, and its row goes to t
   assert.match(out.value.text, /^pinned as pin 1 \("deploy with \[REDACTED:anthropic-key\]", \d+ tokens; \d+ of 2000 in all\)/)
   assert.equal(host.requests.length, 0)
   const sees = host.modelSees()
-  assert.ok(sees.includes('<command-args>deploy with [REDACTED:anthropic-key]</command-args>'), sees)
-  assert.ok(sees.includes('The user pinned this text with /pin') && sees.includes('\ndeploy with [REDACTED:anthropic-key]'), 'the model is told of the pin at once, as a note')
+  assert.ok(sees.includes('<command-name>/pin</command-name>') && sees.includes('<command-args></command-args>'), sees)
+  assert.ok(!sees.includes('deploy with'), 'the pin reaches the model in the block after a compaction alone')
   assert.ok(!sees.includes('sk-ant-api03') && !sees.includes('pinned as pin'), 'the key and the answer stay off the model')
   assert.ok(host.file(`${host.historyDir()}/.pins.json`).includes('deploy with [REDACTED:anthropic-key]'))
   const list = await host.slash('pin')
@@ -46,7 +46,7 @@ test('a pin comes after every compaction, once, in the block with the words; /un
     await host.prompt(`step ${n}`)
     const sees = host.modelSees()
     assert.equal(count(sees, 'PIN-16'), 1, `compaction ${n}: ${count(sees, 'PIN-16')} copies`)
-    assert.equal(count(sees, '<user-pinned>'), 1)
+    assert.equal(count(sees, '<user-pinned>'), 1, `compaction ${n}`)
   }
   const off = await host.slash('unpin', '1')
   assert.match(off.value.text, /^unpinned "Never push to main\. PIN-16"\. no pins left\./)

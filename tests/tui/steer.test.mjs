@@ -50,7 +50,8 @@ test('terminal: the receipt below Compacted; /pin, /recall and /unpin answered o
   const s3 = await tui.say('06-after-compact', 'What next? LIME-4410')
   const r3 = tui.requestWith('LIME-4410', s3.from)
   const b3 = JSON.stringify(r3?.body ?? {})
-  tui.check('after /compact: the pin once, beside the words', count(b3, 'PIN-16') === 1 && count(b3, '<user-pinned>') === 1, `${count(b3, 'PIN-16')} copies`)
+  tui.check('after /compact: the pin once, in the block with the words', count(b3, 'PIN-16') === 1 && count(b3, '<user-pinned>') === 1, `${count(b3, 'PIN-16')} copies`)
+  tui.check('no /pin line with its text reached the model', tui.requests().every((r) => !JSON.stringify(r.body).includes('<command-args>Never push')))
   tui.check('no receipt in any request', tui.requests().every((r) => !JSON.stringify(r.body).includes('history saved to')))
 
   const rc = await slash(tui, '07-recall', '/recall KIWI-7781', /for you alone: nothing of this goes to the model/)
@@ -68,7 +69,7 @@ test('terminal: the receipt below Compacted; /pin, /recall and /unpin answered o
   await tui.waitFor('10-receipt', { until: (s) => from(s, 'Compacted (ctrl+o').some((l) => l.includes('history saved to')), timeoutMs: 15000 })
   const s5 = await tui.say('11-after-unpin', 'And now? FIG-9902')
   const b5 = JSON.stringify(tui.requestWith('FIG-9902', s5.from)?.body ?? {})
-  tui.check('after /unpin and /compact: no pin', count(b5, 'PIN-16') === 0 && count(b5, '<user-pinned>') === 0)
+  tui.check('after /unpin and /compact: no pin', count(b5, 'PIN-16') === 0 && count(b5, '<user-pinned>') === 0, `${count(b5, 'PIN-16')} copies`)
   await tui.exit()
   for (const line of requestTable(tui).split('\n')) t.diagnostic(line)
   tui.finish(t)
