@@ -45,7 +45,8 @@ function instantiate() {
 }`,
 )
 shim = shim.replace(logLine, `${logLine}\n  benchLog ??= io.log`)
-// How long the first hook that needs the core waited for the module (session.start does not).
+// How long the first hook that needs the core waited for the module (tool.list, where the compile
+// starts, does not).
 const awaitCompiled = '    const module = await compiledWithin(io)\n'
 if (!shim.includes(awaitCompiled)) throw new Error('js/compact-plus.js changed shape: update the wait wrapper in bench/host-compile.mjs')
 shim = shim.replace(
@@ -82,4 +83,4 @@ const size = fs.statSync(path.join(REPO_ROOT, 'pkg', 'compact_plus_bg.wasm')).si
 const total = median('compile') !== null && median('instantiate') !== null ? (median('compile') + median('instantiate')).toFixed(2) : '-'
 console.log(`real host, median of ${runs}: $.wasm.compile ${median('compile')} ms + instantiate ${median('instantiate')} ms = ${total} ms (init ${median('init')} ms); .wasm ${size} bytes`)
 console.log(`a $.clock.now() started with the compile came back after ${median('call')} ms (median): the host's own work at that moment`)
-console.log(`the first hook needing the core (the first prompt's prompt.context) waited ${median('wait')} ms for the module (median; the compile starts at session.start, which does not wait)`)
+console.log(`the first hook needing the core waited ${median('wait')} ms for the module (median; the compile starts at the first hook, tool.list or prompt.context, whichever the engine raises first; prompt.context's next does not wait for it)`)

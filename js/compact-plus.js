@@ -1,5 +1,5 @@
 // compact-plus: the shim. The Rust core (pkg/) decides everything; this file
-// performs the `$` calls it asks for and hands the answers back (src/hooks/protocol.rs).
+// performs the `$` calls it asks for and hands the answers back (src/step.rs, src/hooks/protocol.rs).
 //
 // What the shim promises, whatever happens:
 // 1. `next` is called at most once per hook (`Run.callNext`), and a hook that
@@ -10,22 +10,23 @@
 //    compaction of its own instead (`done.compacted`); after it resolved or
 //    without it, only where the core says so (`compacted.replaces`: a summary
 //    row that is no summary, a summarizer that failed within the cool-down).
-// 3. Every call into wasm is synchronous and goes through `step` or `quietly`.
-//    A throw there rebuilds the instance with the session state the core last
-//    carried and ids that go on past the old ones; a hook of the old instance
-//    then lets the engine's result through and says so in the debug log.
-// 4. Nothing a hook waits on waits forever: `$` calls time out, the compile
+// 3. Every call into wasm is synchronous and goes through `step`, `guarded`
+//    (the recall module's) or `quietly`. A throw in the core rebuilds the
+//    instance with the session state the core last carried and ids that go on
+//    past the old ones; a hook of the old instance then lets the engine's
+//    result through and says so in the debug log. (A throw in the recall
+//    module costs its calls in flight.)
+// 4. Nothing a hook waits on waits forever: each `$` call is given up on as
+//    the Rust side says (`waitMs`, a `deadline` shared by name), the compile
 //    wait is bounded. (The turn-end job's queued `/compact` resolves only when
 //    it has run; nothing waits on the job.)
 
-import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL, COMMANDS } from '../pkg/compact_plus.js'
-import { initSync as initRecall, recall, recallProject, walkStart, walkResume, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
+import { initSync, __wbg_reset_state, init, start, resume, resumePacked, cancel, takeText, memoryBytes, RECALL_TOOL, NEXT_FIRST, COMMANDS } from '../pkg/compact_plus.js'
+import { initSync as initRecall, start as recallStart, resume as recallResume, cancel as recallCancel, __wbg_reset_state as resetRecall } from '../pkg/recall/compact_plus_recall.js'
 
-// A `$` call that hangs must not hang the compaction: the hook's budget stops
-// while a `$` call is in flight.
-const CALL_TIMEOUT_MS = 30000
-// The compile settles in about 0.2 s after start-up (measured in the real CLI);
-// a hook still waiting past this passes through, within the host's 10 s budget.
+// The compile starts at the first hook (`tool.list` or `prompt.context`, both
+// raised at load) and settles 45–340 ms later (tests/HOST.md); a hook still
+// waiting past this passes through, within the host's 10 s budget.
 const COMPILE_WAIT_MS = 5000
 // The core's memory only grows; past this, once no hook is in flight, the
 // instance is rebuilt (its state carried) to hand the memory back.
@@ -35,7 +36,9 @@ let compiled = null // Promise<WebAssembly.Module | null>, once per load
 let settled = null // what `compiled` gave, once it has
 let waitedOut = false // a hook waited the whole bound: later ones do not wait again
 let recallCompiled = null // the recall tool's search, compiled on its first call
+let recallsInFlight = 0 // recall calls on the recall module's one instance
 let options = '{}'
+let recallOn = true // the recallTool option: the tool is listed and served
 
 // The one wasm instance and what outlives it.
 const core = {
@@ -221,6 +224,8 @@ function begin(hook, e) {
 function newRun(e, next) {
   const run = {
     e,
+    next,
+    seen: null, // the event whose texts the core may ask for (session.compact's)
     called: false,
     result: undefined,
     rejected: null, // { err }: `next` rejected with err
@@ -247,22 +252,53 @@ function newRun(e, next) {
   return run
 }
 
-// The answer to one of the core's calls, as `{ok}` or `{err}`.
-async function answer(call, run, seen, next, io) {
+// A `$` call, given up on as its machine said: `waitMs` after it started, or
+// after the first call naming the same `deadline` in this run. A timer holds
+// only the calls still out, never what the others answered (megabytes).
+function waited(call, io, deadlines) {
+  const perform = () => Promise.resolve().then(() => io.perform(call))
+  if (typeof call.waitMs !== 'number') return perform()
+  const d = deadlines.get(call.deadline) ?? { out: new Set() }
+  if (!d.timer) {
+    d.timer = io.after(call.waitMs, () => {
+      d.late = true
+      for (const giveUp of d.out) giveUp()
+    })
+    deadlines.set(call.deadline ?? d, d)
+  }
+  return new Promise((resolve, reject) => {
+    const giveUp = () => reject(new Error(`${call.op} timed out`))
+    if (d.late) return giveUp()
+    d.out.add(giveUp)
+    perform()
+      .then(resolve, reject)
+      .finally(() => {
+        d.out.delete(giveUp)
+        if (call.deadline) return
+        deadlines.delete(d)
+        d.timer.cancel?.()
+      })
+  })
+}
+
+// The answer to one call of a machine: `{ok}`, `{err}`, or `{text}` with the
+// UTF-8 `bytes` of a call marked `beside` (a file's text, neither escaped into
+// JSON nor passed a char at a time as wasm-bindgen passes a string).
+async function answer(call, run, io, deadlines) {
   switch (call.op) {
     case 'texts':
     case 'pack':
-      if (!seen) return { err: 'no texts were left out' }
+      if (!run.seen) return { err: 'no texts were left out' }
       try {
-        if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof seen.messages[i]?.text === 'string' ? seen.messages[i].text : null)) }
-        const [skeleton, bytes] = pack(seen, call.results === true)
+        if (call.op === 'texts') return { ok: call.messages.map((i) => (typeof run.seen.messages[i]?.text === 'string' ? run.seen.messages[i].text : null)) }
+        const [skeleton, bytes] = pack(run.seen, call.results === true)
         run.packed = bytes
         return { ok: skeleton }
       } catch (err) {
         return { err: text(err) }
       }
     case 'startNext':
-      if (run.called || !next) return { err: 'next is not available here' }
+      if (run.called || !run.next) return { err: 'next is not available here' }
       run.started = run.callNext(downEvent(run.e, call))
       run.started.catch(() => {}) // awaited by nextResult, or at the end
       return { ok: null }
@@ -273,19 +309,57 @@ async function answer(call, run, seen, next, io) {
       try {
         return { ok: await run.started }
       } catch (err) {
-        return { err: text(err), rejected: true, aborted: next?.signal?.aborted === true }
+        return { err: text(err), rejected: true, aborted: run.next?.signal?.aborted === true }
       }
     case 'next':
-      if (run.called || !next) return { err: 'next is not available here' }
+      // Started before the core was ready (`NEXT_FIRST`): its answer is this one.
+      if (run.started && call.instructions === undefined && call.append === undefined) return { ok: await run.started }
+      if (run.called || !run.next) return { err: 'next is not available here' }
       return { ok: await run.callNext(downEvent(run.e, call)) }
     case 'search':
       return { ok: await search(call.search, io) }
     default:
       try {
-        return { ok: await io.perform(call) }
+        const ok = await waited(call, io, deadlines)
+        if (call.beside !== true || typeof ok !== 'string') return { ok }
+        const bytes = encoder.encode(ok)
+        return { text: bytes.length, bytes }
       } catch (err) {
         return { err: text(err) }
       }
+  }
+}
+
+// The one step loop, for the core's hooks and the recall module alike: the
+// calls of each step performed, their answers handed back, until the machine
+// is done; `null` when it was lost (its instance rebuilt).
+async function steps(s, run, io, machine) {
+  const deadlines = new Map()
+  try {
+    while (Array.isArray(s?.calls)) {
+      let answers
+      try {
+        answers = await Promise.all(s.calls.map((call) => answer(call, run, io, deadlines)))
+      } catch (err) {
+        machine.cancel(s.id)
+        throw err
+      }
+      if (machine.lost()) return null
+      // The texts beside the answers, one after the other in the order of their
+      // calls; one (a read a step, most often) as it is.
+      const beside = answers.filter((a) => a.bytes)
+      const texts = beside.length === 1 ? beside[0].bytes : new Uint8Array(beside.reduce((n, a) => n + a.text, 0))
+      let at = 0
+      for (const a of beside) {
+        if (beside.length > 1) texts.set(a.bytes, at)
+        at += a.text
+        delete a.bytes
+      }
+      s = machine.resume(s.id, JSON.stringify(answers), texts)
+    }
+    return s
+  } finally {
+    for (const { timer } of deadlines.values()) timer?.cancel?.()
   }
 }
 
@@ -343,7 +417,14 @@ function built(m) {
 // Runs one hook of the core to its end.
 async function drive(hook, e, next, io) {
   const run = newRun(e, next)
-  let id = 0
+  // A hook whose first call is always `next` with the event as it came
+  // (the core's `NEXT_FIRST`, held to it by tests/hooks.rs): the engine's own
+  // work starts now and runs while the module compiles (the first
+  // prompt.context waited 45–340 ms for it before, tests/HOST.md).
+  if (next && NEXT_FIRST.includes(hook)) {
+    run.started = run.callNext(e)
+    run.started.catch(() => {}) // awaited by the core's first call, or at the end
+  }
   try {
     const module = await compiledWithin(io)
     if (!module) return run.passThrough()
@@ -352,119 +433,68 @@ async function drive(hook, e, next, io) {
     const generation = core.generation
     core.inFlight++
     try {
-      let [s, seen] = begin(hook, e)
-      while (s.calls) {
-        id = s.id
-        run.packed = null
-        const answers = await Promise.all(s.calls.map((call) => answer(call, run, seen, next, io)))
-        if (generation !== core.generation) {
+      const [first, seen] = begin(hook, e)
+      run.seen = seen
+      const s = await steps(first, run, io, {
+        resume(id, json) {
+          const packed = run.packed
+          run.packed = null
+          return step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
+        },
+        cancel: (id) => quietly(() => cancel(id)),
+        lost() {
+          if (generation === core.generation) return false
           io.log(`compact-plus: ${hook} was lost when the core was rebuilt; the engine's result stands`)
-          return await run.passThrough()
-        }
-        const packed = run.packed
-        const json = JSON.stringify(answers)
-        s = step(() => (packed ? resumePacked(id, json, packed) : resume(id, json)))
-      }
+          return true
+        },
+      })
       // A rejected `next` is the core's to answer (`finish`), or passes up there.
       if (run.started) await run.started.catch(() => {})
-      if (s.done) return await finish(s.done, run, io)
-      io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
+      if (s?.done) return await finish(s.done, run, io)
+      if (s) io.log(`compact-plus: ${hook} stopped short; the engine's result stands`)
     } finally {
       core.inFlight--
       handBack(io.log)
     }
   } catch (err) {
-    // Its machine, if the instance still holds it, is of no more use.
-    if (id) quietly(() => cancel(id))
     if (run.rejected) throw run.rejected.err
     io.log(`compact-plus: ${hook} failed open: ${text(err).slice(0, 300)}`)
   }
   return run.passThrough()
 }
 
-// The recall tool: read the files the core named, search them in the recall
-// module, then drop its instance, so it keeps nothing between calls (its
-// memory only grows). Any failure is the tool's answer, never the session's.
-async function search({ paths, query, project }, io) {
-  try {
-    const module = await recallCompiled
-    if (!module) return 'recall: the search module did not load'
-    initRecall({ module })
+// The recall tool: the recall module's own machine for this call (`done.search`
+// is what the core hands it), on the same step loop as the hooks. Any failure
+// is the tool's answer, never the session's.
+async function search(request, io) {
+  const module = await recallCompiled
+  if (!module) return 'recall: the search module did not load'
+  // One synchronous call into the module: a throw (a trap) drops the instance,
+  // and a call in flight on it then answers that it lost its place.
+  const guarded = (f) => {
     try {
-      if (project) return await searchProject(project, io)
-      const texts = await Promise.all(paths.map((path) => io.perform({ op: 'read', path })))
-      return recall(paths, texts, query.text, query.regex, query.role ?? '', query.limit)
-    } finally {
-      resetRecall()
+      return JSON.parse(f())
+    } catch (err) {
+      quietly(resetRecall)
+      throw err
     }
+  }
+  recallsInFlight++
+  try {
+    initRecall({ module })
+    const s = await steps(guarded(() => recallStart(JSON.stringify(request))), newRun(null, null), io, {
+      resume: (id, json, texts) => guarded(() => recallResume(id, json, texts)),
+      cancel: (id) => quietly(() => recallCancel(id)),
+      lost: () => false,
+    })
+    return typeof s?.done === 'string' ? s.done : 'recall: the search stopped short'
   } catch (err) {
     return `recall: the search failed: ${text(err).slice(0, 300)}`
-  }
-}
-
-// Scope project: the recall module's walk names the files (its `$` calls
-// performed here, as the core's are), then every byte range it named is read
-// at once; a call or a read that fails or is not back by the deadline goes as
-// missing, which the module counts.
-// Listing folders is quick; with the reads' own 5 s (`READ_DEADLINE_MS` in
-// recall/src/walk.rs) a call stays inside the host's 10 s for a tool.
-const WALK_DEADLINE_MS = 2000
-
-async function searchProject({ input, historyDir }, io) {
-  let walkTimer
-  const walkLate = new Promise((resolve) => {
-    walkTimer = io.after(WALK_DEADLINE_MS, () => resolve({ err: 'no answer within the deadline' }))
-  })
-  let s
-  try {
-    s = JSON.parse(walkStart(String(input), String(historyDir)))
-    while (Array.isArray(s.calls)) {
-      const answers = await Promise.all(
-        s.calls.map((call) =>
-          Promise.race([
-            Promise.resolve()
-              .then(() => io.perform(call))
-              .then((ok) => ({ ok: ok ?? null }), (err) => ({ err: text(err) })),
-            walkLate,
-          ]),
-        ),
-      )
-      s = JSON.parse(walkResume(JSON.stringify(answers)))
-    }
   } finally {
-    walkTimer?.cancel?.()
+    // Its memory only grows: dropped once no call is in flight, so it keeps
+    // nothing between calls.
+    if (--recallsInFlight === 0) quietly(resetRecall)
   }
-  const done = s?.done ?? {}
-  if (typeof done.answer === 'string') return done.answer
-  const { sources, deadlineMs, request } = done
-  if (!Array.isArray(sources) || typeof request !== 'string') return 'recall: the search stopped short'
-  let timer
-  const late = new Promise((resolve) => {
-    timer = io.after(deadlineMs, () => resolve(null))
-  })
-  const reads = []
-  for (const s of sources) {
-    for (const r of s.reads) {
-      const read = io.perform({ op: 'read', path: s.path, offset: r.offset, length: r.length })
-      reads.push(Promise.race([read.then((t) => (typeof t === 'string' ? t : null), () => null), late]))
-    }
-  }
-  const texts = await Promise.all(reads)
-  timer?.cancel?.()
-  const missing = Uint8Array.from(texts, (t) => (t === null ? 1 : 0))
-  return recallProject(request, texts.map((t) => t ?? ''), missing)
-}
-
-// session.start registers the recall tool from the spec the core's build wrote
-// into pkg/: the session's start does not wait for the wasm, which compiles
-// meanwhile for the hooks that need it.
-async function startSession(e, next, io) {
-  try {
-    await io.perform({ op: 'registerTool', spec: RECALL_TOOL })
-  } catch (err) {
-    io.log(`compact-plus: no recall tool: ${text(err).slice(0, 300)}`)
-  }
-  return next(e)
 }
 
 // Work that outlives its hook (the turn-end compaction).
@@ -472,10 +502,12 @@ function job(name, io) {
   drive(name, {}, null, io).catch(() => {})
 }
 
-// The `$` call behind each of the core's calls.
+// The `$` call behind each op the machines ask for. A switch, not a table: the
+// host loads a hooks module only where `$` is spelled `$.noun.event(...)` at
+// each call site, and a function a table picks cannot be followed.
 function perform($, call, signal) {
   switch (call.op) {
-    case 'env':
+    case 'env': // each allowed name spelled as a literal
       if (call.name === 'HOME') return $.env.get('HOME')
       if (call.name === 'USERPROFILE') return $.env.get('USERPROFILE')
       if (call.name === 'OS') return $.env.get('OS')
@@ -499,15 +531,15 @@ function perform($, call, signal) {
     case 'usage':
       return call.breakdown ? $.session.usage({ breakdown: call.breakdown }) : $.session.usage()
     case 'run':
-      return $.process.run(call.argv, { timeoutMs: call.timeoutMs })
+      // No shell [dts]; `env` is set over the host's own environment (a path
+      // passed there is a value no command line parses: src/prune.rs).
+      return $.process.run(call.argv, call.env ? { timeoutMs: call.timeoutMs, env: call.env } : { timeoutMs: call.timeoutMs })
     case 'debug':
       return $.ui.log(call.text, { to: 'debug' })
     case 'after':
       return new Promise((resolve) => $.clock.after(call.ms, resolve))
     case 'command':
       return $.command.run({ command: call.command, args: call.args })
-    case 'registerTool':
-      return $.tool.register(call.spec)
     case 'messages':
       return $.session.messages({ last: call.last })
     case 'complete':
@@ -522,33 +554,50 @@ function perform($, call, signal) {
   }
 }
 
-// Calls that end by themselves: a wait, and the queued command (it resolves
-// once the command has run, however long the compaction takes).
-const UNTIMED = new Set(['after', 'command'])
-
-// What a hook does with the world: `$` calls bounded in time, the debug log, a clock.
+// What a hook does with the world: `$` calls (bounded by `waited`), the debug
+// log, a clock.
 function hostOf($, signal) {
   return {
     log: (line) => $.ui.log(line, { to: 'debug' }),
     say: (line) => $.ui.log(line),
     after: (ms, fn) => $.clock.after(ms, fn),
-    perform(call) {
-      const op = perform($, call, signal)
-      if (UNTIMED.has(call.op)) return op
-      let timer
-      const late = new Promise((_, reject) => {
-        // A completion has its own bound (`timeoutMs`); this one only backs it up.
-        const ms = call.op === 'complete' ? Number(call.timeoutMs) + CALL_TIMEOUT_MS : CALL_TIMEOUT_MS
-        timer = $.clock.after(ms, () => reject(new Error(`${call.op} timed out`)))
-      })
-      return Promise.race([op, late]).finally(() => timer && timer.cancel())
-    },
+    perform: (call) => perform($, call, signal),
   }
 }
 
-// The person's slash commands, registered once per load at the first hook the
-// engine raises (`tool.list`, at load): a command typed before it is
-// registered goes to the model as a prompt (tests/HOST.md).
+// The core's module, compiled once per load, from the first hook on: the
+// `tool.list` or `prompt.context` raise at load, before the first prompt
+// (tests/HOST.md).
+function startCompile($) {
+  compiled ??= $.wasm
+    .compile('../pkg/compact_plus_bg.wasm')
+    .catch((err) => {
+      $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
+      return null
+    })
+    .then((module) => (settled = module))
+}
+
+// The session's tools, with the recall tool added where it is on: a tool of
+// this hook's own (`mcp: false`), in the first request and every one after
+// (the summarizer's too), with no MCP server to connect first. The engine
+// raises this at load, before the first request, and again when the tools or
+// settings change; it waits for it before a turn (d.ts `ToolInfo`).
+// `$.tool.register` at session.start made the first turn wait for its MCP
+// server: 237–1,660 ms at start-up (tests/HOST.md).
+function listTools($, e, next) {
+  return Promise.resolve(next(e)).then((listed) => {
+    // Started once the engine's list is back, so the answer never waits on it.
+    startCompile($)
+    registerCommands($)
+    if (!recallOn || !Array.isArray(listed?.value)) return listed
+    return { ...listed, value: [...listed.value.filter((t) => t?.name !== RECALL_TOOL.name), RECALL_TOOL] }
+  })
+}
+
+// The person's slash commands, registered once per load at the first
+// `tool.list`, raised at load: a command typed before it is registered goes to
+// the model as a prompt (tests/HOST.md).
 let commandsAsked = false
 function registerCommands($) {
   if (commandsAsked) return
@@ -560,15 +609,9 @@ function registerCommands($) {
   }
 }
 
-// One hook for every event; `next.event` says which.
+// One hook for every other event; `next.event` says which.
 function hook($, e, next) {
-  compiled ??= $.wasm
-    .compile('../pkg/compact_plus_bg.wasm')
-    .catch((err) => {
-      $.ui.log(`compact-plus: the wasm core did not compile, every hook passes through: ${text(err)}`, { to: 'debug' })
-      return null
-    })
-    .then((module) => (settled = module))
+  startCompile($)
   if (next.event === 'tool.call' || next.event === 'command.run') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
@@ -576,7 +619,6 @@ function hook($, e, next) {
     })
   }
   const io = hostOf($, next?.signal)
-  if (next.event === 'session.start') return startSession(e, next, io)
   // The session's end has one short bound for every hook: a core never
   // instantiated holds no state to drop, so there is nothing to wait for.
   if (next.event === 'session.end' && !core.live) return next(e)
@@ -593,14 +635,19 @@ export function register(on, opts) {
   on('prompt.context', hook).catch(($, e, next) => next(e))
   on('turn.complete', hook).catch(($, e, next) => next(e))
   on('session.end', hook).catch(($, e, next) => next(e))
-  on('tool.list', ($, e, next) => (registerCommands($), next(e))).catch(($, e, next) => next(e))
+  // Hooked with the tool off too: it is the first hook of a session, where the
+  // compile starts.
+  recallOn = opts?.recallTool !== false
+  on('tool.list', listTools).catch(($, e, next) => next(e))
   // One registration for the three: with more than one, the engine keeps each command's line
   // without its arguments (tests/HOST.md).
   on('command.run', ($, e, next) => (COMMANDS.some((c) => c.name === e?.command) ? hook($, e, next) : next(e))).catch(($, e, next) =>
     next.called || !COMMANDS.some((c) => c.name === e?.command) ? next(e) : { text: `/${e.command} failed`, isTextDisplayOnly: true },
   )
   on('session.append', { door: 'command' }, hook).catch(($, e, next) => next(e))
-  if (opts?.recallTool === false) return
-  on('session.start', hook).catch(($, e, next) => next(e))
-  on('tool.call', { tool: 'mcp__compact-plus__recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
+  if (!recallOn) return
+  // The name as a literal, so the engine's scan of this file reads the matcher
+  // (`tool.call{tool=compact_plus_recall}`); tests/shim/start-up.test.mjs holds
+  // it to the name the core lists.
+  on('tool.call', { tool: 'compact_plus_recall' }, hook).catch(() => ({ result: 'recall: the search failed' }))
 }

@@ -4,7 +4,9 @@
 //! functions and small state machines; the JS shim in `js/` only performs the `$`
 //! calls the core asks for and hands the answers back (see [`hooks`]).
 //!
-//! - [`hooks`]: the hooks and the driver the shim talks to.
+//! - [`hooks`]: the hooks and the driver the shim talks to, on [`step`] (the
+//!   step protocol: a sans-IO machine over its calls, which the recall module's
+//!   calls run on too).
 //! - [`compaction`]: the texts of a compaction (verbatim block, history, handoff).
 //! - [`audit`] (what the summary dropped, one block with [`record`]'s work record and
 //!   [`attribution`]'s check of what the summary says the person said), [`redact`] (credentials out of what is
@@ -30,6 +32,7 @@ pub mod audit;
 pub mod recall_tool;
 pub mod prune;
 pub mod steer;
+pub mod step;
 pub mod hooks;
 #[cfg(feature = "bindings")]
 pub mod bindings;

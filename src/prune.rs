@@ -1,11 +1,13 @@
 //! Which history folders may go, and how.
 //!
-//! `$.fs` has no delete, so pruning runs `rm -rf`: the one call in compact-plus
-//! that can destroy a person's files. Every rule here narrows what it may touch:
-//! a direct child of the resolved history root, named like a session id, not a
-//! link, holding a `log.jsonl` older than the keep period, never this session's.
+//! `$.fs` has no delete, so pruning runs a command (`rm -rf`; on Windows .NET's
+//! `Directory.Delete` through PowerShell): the one call in compact-plus that can
+//! destroy a person's files. Every rule here narrows what it may touch: a direct
+//! child of the resolved history root, named like a session id, not a link,
+//! holding a `log.jsonl` older than the keep period, never this session's.
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 pub const KEEP_DAYS: f64 = 30.0;
 /// The shortest keep period: a day, so no live session's folder goes.
@@ -84,13 +86,41 @@ pub fn same_path(a: &str, b: &str, windows: bool) -> bool {
     norm(a) == norm(b)
 }
 
+/// The variable the Windows removal reads the folder's path from.
+pub const PATH_VARIABLE: &str = "COMPACT_PLUS_PRUNE_PATH";
+
+/// On Windows: PowerShell runs this constant text, which reads the path from
+/// `PATH_VARIABLE`, so the path is a value and never code. `Directory.Delete`
+/// does not recurse through a junction or link inside the folder (it removes
+/// the link alone), as `rd /s` does not; `Remove-Item -Recurse` of Windows
+/// PowerShell 5.1 is documented to follow some.
+pub const WINDOWS_DELETE: &str = "[System.IO.Directory]::Delete($env:COMPACT_PLUS_PRUNE_PATH, $true)";
+
+/// How a folder is removed: a command by its argument vector (`$.process.run`
+/// starts it with no shell, d.ts `process.run`) and the variables it is given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removal {
+    pub argv: Vec<String>,
+    pub env: BTreeMap<String, String>,
+}
+
 /// The command that removes `folder` (already checked by the rules above).
-pub fn remove_argv(folder: &str, windows: bool) -> Vec<String> {
+///
+/// Windows had `cmd /c rd /s /q <path>`: `cmd` parses its command line again,
+/// so a home path with `&` ran the rest as a command of its own, `%NAME%`
+/// expanded and `^` vanished. No argument here carries the path: it goes in the
+/// environment, which no command line parses.
+pub fn removal(folder: &str, windows: bool) -> Removal {
+    let owned = |args: &[&str]| args.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     if windows {
-        let path = folder.replace('/', "\\");
-        ["cmd", "/c", "rd", "/s", "/q"].iter().map(|s| (*s).to_owned()).chain([path]).collect()
+        Removal {
+            argv: owned(&["powershell.exe", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_DELETE]),
+            env: BTreeMap::from([(PATH_VARIABLE.to_owned(), folder.replace('/', "\\"))]),
+        }
     } else {
-        ["rm", "-rf", "--"].iter().map(|s| (*s).to_owned()).chain([folder.to_owned()]).collect()
+        let mut argv = owned(&["rm", "-rf", "--"]);
+        argv.push(folder.to_owned());
+        Removal { argv, env: BTreeMap::new() }
     }
 }
 
@@ -165,7 +195,26 @@ mod tests {
 
     #[test]
     fn argv() {
-        assert_eq!(remove_argv("/h/x", false), ["rm", "-rf", "--", "/h/x"]);
-        assert_eq!(remove_argv("C:/U/x", true), ["cmd", "/c", "rd", "/s", "/q", "C:\\U\\x"]);
+        let unix = removal("/h/x", false);
+        assert_eq!(unix.argv, ["rm", "-rf", "--", "/h/x"]);
+        assert!(unix.env.is_empty());
+    }
+
+    /// Issue [13] item 14: a Windows home path with the characters `cmd` reads as
+    /// syntax (`&` runs a second command, `%NAME%` expands, `^` escapes) never
+    /// reaches a command line: the argument vector is the same for every path,
+    /// and the path is a variable's value, whole.
+    #[test]
+    fn windows_takes_the_path_as_a_value_not_as_command_text() {
+        let path = "C:/Users/A&B %USERNAME% ^x (1)/.claude/compact-history/11111111-1111-4111-8111-111111111111";
+        let r = removal(path, true);
+        assert_eq!(r.argv, removal("C:/U/x", true).argv, "the argv does not depend on the path");
+        assert!(r.argv.iter().all(|a| !a.contains("Users")), "{:?}", r.argv);
+        assert_eq!(r.argv.first().map(String::as_str), Some("powershell.exe"));
+        assert_ne!(r.argv.first().map(String::as_str), Some("cmd"));
+        assert_eq!(r.env, BTreeMap::from([(PATH_VARIABLE.to_owned(), path.replace('/', "\\"))]));
+        // The text PowerShell runs names the variable and nothing else from outside.
+        assert!(WINDOWS_DELETE.contains(&format!("$env:{PATH_VARIABLE}")));
+        assert_eq!(r.argv.last().map(String::as_str), Some(WINDOWS_DELETE));
     }
 }

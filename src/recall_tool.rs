@@ -1,6 +1,6 @@
 //! The recall tool as the model sees it: its name, description and input
-//! schema, registered at `session.start` (by the shim, from `spec` as the build
-//! wrote it). The search itself is a wasm module of
+//! schema, added to the session's tool list by the shim's `tool.list` hook (from
+//! `spec` as the build wrote it). The search itself is a wasm module of
 //! its own (`recall/`), compiled only when the tool is first called: it needs
 //! the regex engine, which would double the size of the compaction path's wasm.
 //! The tool's input is read here, so a bad one is answered without loading it.
@@ -8,25 +8,40 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// The tool's short name; the engine lists it as `mcp__<plugin>__recall`.
-pub const TOOL_NAME: &str = "recall";
+/// The tool's name, as the model calls it. A tool a `tool.list` hook adds is no
+/// MCP server's, so its name has no `mcp__<plugin>__` (the engine refuses an
+/// added one that has); the plugin's name in it keeps it apart from others'.
+pub const TOOL_NAME: &str = "compact_plus_recall";
+
+/// The name compact-plus's recall tool had while it was an MCP server's (before the
+/// `tool.list` hook): earlier sessions' transcripts and history files hold its calls so.
+pub const MCP_NAME: &str = "mcp__compact-plus__recall";
+
+/// Whether a tool call is the recall tool's, under its name now or the one earlier
+/// sessions recorded (its answers rank below the person's and the assistant's own words).
+pub fn is_recall(tool: &str) -> bool {
+    tool.starts_with(TOOL_NAME) || tool.starts_with(MCP_NAME)
+}
 
 /// What the model reads about the tool (the engine reads up to 4096 UTF-16
 /// units of it).
-pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. With scope \"project\" it searches this project's earlier sessions instead (Claude Code transcripts of this folder, Codex sessions started here, OpenCode prompts, summaries compact-plus saved), newest first: call it with no query to list them (tool, date, first and last request, compactions), then search, and read one message in full with session and message. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
+pub const DESCRIPTION: &str = "Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. With scope \"project\" it searches this project's earlier sessions instead (Claude Code transcripts of this folder, Codex sessions started here, OpenCode prompts that name a file here, summaries compact-plus saved), newest first: call it with no query to list them (tool, date, first and last request, compactions), then search, and read one message in full with session and message. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.";
 
-/// The input schema as JSON text, handed to `$.tool.register` as it is.
+/// The input schema as JSON text, handed to the engine as it is.
 pub const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex"},"regex":{"type":"boolean","description":"Read query as a regex (Rust syntax, matched per line). Default false"},"role":{"type":"string","enum":["user","assistant","tool"],"description":"Only the user's messages, the assistant's own text, or tool calls and results"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many messages to show excerpts of (default 8)"},"scope":{"type":"string","enum":["session","project"],"description":"session (default): what this session's compactions moved out; project: this project's earlier sessions"},"session":{"type":"string","description":"scope project: only the earlier session whose id starts with this"},"message":{"type":"integer","minimum":1,"description":"scope project, with session: show this message in full instead of searching"},"offset":{"type":"integer","minimum":0,"description":"with message: the character to start at, to read on"}}}"#;
 
-/// What `$.tool.register` gets. The build writes it into pkg/ (`RECALL_TOOL`),
-/// so session.start registers the tool without waiting for the wasm to compile.
+/// The entry the shim's `tool.list` hook adds to the session's tools (d.ts
+/// `ToolInfo`: `mcp: false`, a tool of a hook's own). The build writes it into
+/// pkg/ (`RECALL_TOOL`), so the hook answers without waiting for the wasm to
+/// compile. An added tool is in the prompt's tool list from the first request
+/// on, the summarizer's too, and no MCP server has to connect first
+/// (`$.tool.register`'s did, and the first turn waited for it: tests/HOST.md).
 pub fn spec() -> Value {
     serde_json::json!({
         "name": TOOL_NAME,
         "description": DESCRIPTION,
+        "mcp": false,
         "inputSchema": serde_json::from_str::<Value>(INPUT_SCHEMA).unwrap_or_default(),
-        // In the tool list from the first prompt, not behind ToolSearch.
-        "isDeferred": false,
     })
 }
 
@@ -40,41 +55,98 @@ pub const MAX_LIMIT: usize = 50;
 /// not a document.
 const MAX_QUERY_CHARS: usize = 200;
 
+/// Whose words a search keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    /// Tool calls and their results.
+    Tool,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
 /// One search, as the tool's input asks for it; the recall module runs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Query {
     pub text: String,
     pub regex: bool,
-    /// `user`, `assistant` or `tool`; `None` searches everything.
-    pub role: Option<String>,
+    /// `None` searches everything.
+    pub role: Option<Role>,
     pub limit: usize,
 }
 
-/// Where the recall tool looks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Scope {
-    /// This session's history parts.
-    #[default]
-    Session,
-    /// This project's earlier sessions, whatever tool ran them.
-    Project,
+/// What one call of the tool asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Scope `session`: a search of this session's history.
+    Session(Query),
+    /// Scope `project`: this project's earlier sessions, whatever tool ran them.
+    Project(Project),
 }
 
-/// The tool's whole input: a search, the sessions view (no query) or one
-/// message to read (`session` and `message`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    pub scope: Scope,
-    pub query: Option<Query>,
-    pub session: Option<String>,
-    pub message: Option<usize>,
-    pub offset: usize,
+/// What a call with scope `project` asks of this project's earlier sessions.
+// Externally tagged (`{"search": {…}}`), as serde writes an enum; the recall
+// module reads it back with its own lazy JSON (`recall/src/handoff.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Project {
+    /// No query: the sessions, listed, newest first; `session` keeps to the
+    /// ones whose id starts so.
+    Sessions { session: Option<String> },
+    /// A search of them.
+    Search { query: Query, session: Option<String> },
+    /// One message of one session in full, from `offset` characters on.
+    Message { session: String, message: usize, offset: usize },
+}
+
+impl Project {
+    /// The session id (or its start) the call keeps to.
+    pub fn session(&self) -> Option<&str> {
+        match self {
+            Project::Sessions { session } | Project::Search { session, .. } => session.as_deref(),
+            Project::Message { session, .. } => Some(session),
+        }
+    }
+}
+
+/// What the core hands the recall module for one call (`Done::search`): the
+/// module reads the files and answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Recall {
+    /// This session's history parts, oldest compaction first.
+    Session { paths: Vec<String>, query: Query },
+    /// This project's earlier sessions: the recall module walks them
+    /// (`recall/src/walk/`), knowing this session by its history folder,
+    /// `<home>/.claude/compact-history/<id>`.
+    Project {
+        project: Project,
+        #[serde(rename = "historyDir")]
+        history_dir: String,
+    },
+}
+
+/// Where the tool's input says to look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Session,
+    Project,
 }
 
 /// Reads the tool's whole input. A query is needed in scope `session`; in
 /// scope `project` none lists the sessions, and `session` with `message`
 /// reads one.
-pub fn parse_input(json: &str) -> Result<Input, String> {
+pub fn parse_input(json: &str) -> Result<Request, String> {
     let value: Value = serde_json::from_str(&crate::text::well_formed_json(json)).map_err(|_| not_an_object())?;
     let Value::Object(map) = &value else { return Err(not_an_object()) };
     let asks_query = !matches!(map.get("query"), None | Some(Value::Null));
@@ -110,14 +182,21 @@ pub fn parse_input(json: &str) -> Result<Input, String> {
     };
     let message = whole("message", 1.0)?;
     let offset = whole("offset", 0.0)?.unwrap_or(0);
-    let query = if asks_query || scope == Scope::Session { Some(parse_query(json)?) } else { None };
-    if scope == Scope::Session && (session.is_some() || message.is_some()) {
-        return Err(r#"recall: session and message read an earlier session: give scope "project" with them"#.into());
+    if scope == Scope::Session {
+        if session.is_some() || message.is_some() {
+            return Err(r#"recall: session and message read an earlier session: give scope "project" with them"#.into());
+        }
+        return Ok(Request::Session(parse_query(json)?));
     }
-    if message.is_some() && session.is_none() {
-        return Err("recall: message needs session: the id of the session it is in, as the sessions view or a search lists it".into());
-    }
-    Ok(Input { scope, query: if message.is_some() { None } else { query }, session, message, offset })
+    let project = match (message, session) {
+        (Some(_), None) => {
+            return Err("recall: message needs session: the id of the session it is in, as the sessions view or a search lists it".into())
+        }
+        (Some(message), Some(session)) => Project::Message { session, message, offset },
+        (None, session) if asks_query => Project::Search { query: parse_query(json)?, session },
+        (None, session) => Project::Sessions { session },
+    };
+    Ok(Request::Project(project))
 }
 
 /// Reads the tool's input. Every error is a sentence for the model, starting
@@ -149,14 +228,13 @@ pub fn parse_query(json: &str) -> Result<Query, String> {
     }
     let role = match map.get("role") {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) => {
-            let r = s.trim().to_ascii_lowercase();
-            match r.as_str() {
-                "" | "any" | "all" => None,
-                "user" | "assistant" | "tool" => Some(r),
-                _ => return Err(bad_role()),
-            }
-        }
+        Some(Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
+            "" | "any" | "all" => None,
+            "user" => Some(Role::User),
+            "assistant" => Some(Role::Assistant),
+            "tool" => Some(Role::Tool),
+            _ => return Err(bad_role()),
+        },
         Some(_) => return Err(bad_role()),
     };
     let limit = match map.get("limit") {
@@ -204,7 +282,7 @@ mod tests {
     #[test]
     fn parse_query_reads_every_field() {
         let got = parse_query(r#"{"query":"  cargo test ","role":"Tool","limit":3}"#).unwrap();
-        assert_eq!(got, Query { text: "cargo test".into(), regex: false, role: Some("tool".into()), limit: 3 });
+        assert_eq!(got, Query { text: "cargo test".into(), regex: false, role: Some(Role::Tool), limit: 3 });
         let got = parse_query(r#"{"query":" ^cargo ","regex":true}"#).unwrap();
         assert_eq!((got.text.as_str(), got.regex), (" ^cargo ", true));
         let got = parse_query(r#"{"query":"x"}"#).unwrap();
@@ -253,14 +331,19 @@ mod tests {
 
     #[test]
     fn parse_input_reads_scope_and_read_more() {
-        let i = parse_input(r#"{"query":"x"}"#).unwrap();
-        assert_eq!((i.scope, i.query.map(|q| q.text)), (Scope::Session, Some("x".into())));
-        let i = parse_input(r#"{}"#).unwrap();
-        assert_eq!((i.scope, i.query.is_none()), (Scope::Project, true), "no query: the sessions view");
-        let i = parse_input(r#"{"scope":"project"}"#).unwrap();
-        assert_eq!((i.scope, i.query.is_none(), i.message), (Scope::Project, true, None));
-        let i = parse_input(r#"{"scope":"Project","session":" ab12 ","message":"3","offset":10}"#).unwrap();
-        assert_eq!((i.session.as_deref(), i.message, i.offset, i.query.is_none()), (Some("ab12"), Some(3), 10, true));
+        let q = |text: &str| Query { text: text.into(), regex: false, role: None, limit: DEFAULT_LIMIT };
+        assert_eq!(parse_input(r#"{"query":"x"}"#), Ok(Request::Session(q("x"))));
+        let view = Request::Project(Project::Sessions { session: None });
+        assert_eq!(parse_input(r#"{}"#), Ok(view.clone()), "no query: the sessions view");
+        assert_eq!(parse_input(r#"{"scope":"project"}"#), Ok(view));
+        assert_eq!(
+            parse_input(r#"{"scope":"project","session":"ab","query":"x"}"#),
+            Ok(Request::Project(Project::Search { query: q("x"), session: Some("ab".into()) }))
+        );
+        assert_eq!(
+            parse_input(r#"{"scope":"Project","session":" ab12 ","message":"3","offset":10}"#),
+            Ok(Request::Project(Project::Message { session: "ab12".into(), message: 3, offset: 10 }))
+        );
         for (input, want) in [
             (r#"{"scope":"all","query":"x"}"#, "scope must be"),
             (r#"{"scope":"project","message":2}"#, "message needs session"),
@@ -271,6 +354,16 @@ mod tests {
             let err = parse_input(input).unwrap_err();
             assert!(err.contains(want), "{input}: {err}");
         }
+    }
+
+    #[test]
+    fn the_handoff_to_the_recall_module_is_plain_json() {
+        let query = Query { text: "x".into(), regex: false, role: Some(Role::User), limit: 3 };
+        let search = Recall::Project { project: Project::Search { query, session: None }, history_dir: "/h".into() };
+        assert_eq!(
+            serde_json::to_string(&search).unwrap(),
+            r#"{"project":{"project":{"search":{"query":{"text":"x","regex":false,"role":"user","limit":3},"session":null}},"historyDir":"/h"}}"#
+        );
     }
 
     #[test]

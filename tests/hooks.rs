@@ -393,7 +393,12 @@ impl Fake {
         }
     }
 
-    fn record(&mut self, hook: &str, call: Value) {
+    fn record(&mut self, hook: &str, mut call: Value) {
+        // How long the shim waits is the protocol's, not the `$` call's
+        // (src/step.rs `Wait`); the tests read the calls as the host gets them.
+        if let Some(c) = call.as_object_mut() {
+            c.remove("waitMs");
+        }
         self.log.push(Rec {
             hook: hook.to_owned(),
             call,
@@ -908,15 +913,17 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     // The engine's result comes back unchanged (ref:179).
     assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
 
-    // ref:26-29: env, env, id; the person's texts for the verbatim block, and
-    // the words an earlier process of the session carried (`.verbatim.json`: the
-    // first compaction of a process alone); then next starts, and ref:69-77 run
-    // while the summarizer works: now, id, (is the name taken?), all the texts,
-    // write; then next's result. (The reference writes before next; here the
-    // summary request is not kept waiting for it.)
+    // ref:26-29 (the home and the session id, asked here in one round trip:
+    // the reference asked them one after another); the person's texts for the
+    // verbatim block, and the words an earlier process of the session carried
+    // (`.verbatim.json`: the first compaction of a process alone); then next
+    // starts, and ref:69-77 run while the summarizer works: now, id, (is the
+    // name taken?), all the texts, write; then next's result. (The reference
+    // writes before next; here the summary request is not kept waiting for it.)
     assert_eq!(
-        h.fake.ops("session.compact")[..12],
+        h.fake.ops("session.compact")[..13],
         [
+            "env",
             "env",
             "env",
             "sessionId",
@@ -939,14 +946,14 @@ fn compaction_writes_history_passes_instructions_and_logs() {
         .iter()
         .map(|c| c["name"].clone())
         .collect();
-    assert_eq!(envs[..2], [json!("OS"), json!("HOME")]);
+    assert_eq!(envs[..3], [json!("OS"), json!("HOME"), json!("USERPROFILE")]);
 
     let file = history_file("manual");
     let text = h.fake.text(&file).expect("history written");
     assert!(text.starts_with(&format!(
         "# Conversation before compaction\n\nSession {SID}, compacted {NOW_ISO} (manual), 4 messages. Written by the compact-plus mod.\n"
     )));
-    assert!(text.contains("## [0] user\n\nPlease fix the parser in src/parse.rs\n"));
+    assert!(text.contains("## [1] user\n\nPlease fix the parser in src/parse.rs\n"));
     assert!(text.contains("### tool Bash\ninput: {\"command\":\"cargo test\"}\nresult:\nok\n"));
 
     let nexts = h.nexts("session.compact");
@@ -989,10 +996,7 @@ fn no_home_and_no_userprofile() {
         h.fake.calls("list").is_empty() && h.fake.calls("stat").is_empty(),
         "no pruning"
     );
-    assert!(
-        h.fake.calls("sessionId").is_empty(),
-        "the id is asked only with a home (ref:27-28)"
-    );
+    // The id is asked with the home, in the same round trip, and left unread.
     assert!(h.fake.files.is_empty());
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
@@ -1019,10 +1023,8 @@ fn an_empty_home_does_not_fall_back() {
     h.fake.env.insert("HOME".into(), String::new());
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert_eq!(
-        h.fake.calls("env"),
-        vec![json!({"op": "env", "name": "OS"}), json!({"op": "env", "name": "HOME"})]
-    );
+    // USERPROFILE is asked with the others, in one round trip, and not used.
+    assert!(h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert!(h.fake.calls("write").is_empty());
 }
 
@@ -1033,7 +1035,6 @@ fn userprofile_is_no_home_outside_windows() {
     let mut h = Harness::new();
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
     h.compact(compact_event("manual")).unwrap();
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert_eq!(h.fake.calls("write")[0]["path"], json!(history_file("manual")));
     // With no HOME at all, it is the home that is there.
     let mut h = Harness::new();
@@ -1053,8 +1054,7 @@ fn on_windows_userprofile_is_preferred_with_forward_slashes() {
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.compact(compact_event("manual")).unwrap();
 
-    // HOME is never asked once USERPROFILE answers (ref:26).
-    assert!(!h.fake.calls("env").iter().any(|c| c["name"] == "HOME"));
+    // HOME is not used once USERPROFILE answers (ref:26).
     let d = format!("C:/Users/ann/.claude/compact-history/{SID}");
     let file = format!("{d}/{NOW_STAMP}-manual.md");
     assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
@@ -1533,11 +1533,13 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
     let result = json!({"blocks": ["b"], "instructionFiles": files});
     let out = context(&mut h, json!({"instructionFiles": []}), result.clone());
 
+    // The blocks kept on disk are read too (the first look, no `exists` first).
     let reads: Vec<_> = h
         .fake
         .calls("read")
         .iter()
         .map(|c| c["path"].clone())
+        .filter(|p| !p.as_str().unwrap_or("").ends_with("/pending-blocks.json"))
         .collect();
     assert_eq!(
         reads,
@@ -1566,7 +1568,9 @@ fn context_unchanged_file_is_not_refreshed() {
         let engine = compact_plus::instructions::engine_content(raw);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", &engine)]});
         let out = context(&mut h, json!({}), result.clone());
-        assert_eq!(h.fake.calls("read").len(), 1);
+        let reads = h.fake.calls("read");
+        assert_eq!(reads.iter().filter(|c| c["path"] == "/p/CLAUDE.md").count(), 1);
+        assert!(reads.iter().all(|c| c["path"] == "/p/CLAUDE.md" || c["path"].as_str().unwrap_or("").ends_with("/pending-blocks.json")));
         assert_eq!(out, result, "{raw:?}");
         assert!(h.fake.log_lines().is_empty(), "{raw:?}");
     }
@@ -1780,7 +1784,7 @@ fn turn_end_percent_from_options_is_a_number() {
 }
 
 /// The marker of the turn-end compaction's queued `/compact`.
-const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at ";
 
 #[test]
 fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
@@ -1790,7 +1794,7 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
 
     assert_eq!(
         h.fake.ops("turn-end"),
-        ["usage", "now", "usage", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
+        ["usage", "now", "usage", "env", "env", "env", "sessionId", "now", "exists", "write", "after", "now", "command", "queued ran"]
     );
     let usage = h.fake.calls("usage");
     assert_eq!(usage[0], json!({"op": "usage"}));
@@ -1801,7 +1805,9 @@ fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     let command = &h.fake.calls("command")[0];
     assert_eq!(command["command"], json!("compact"));
     let args = command["args"].as_str().unwrap();
-    assert!(args.starts_with(MARKER_HEAD) && args.ends_with(')'), "{args}");
+    // Issue [13] item 13: words and the time it was queued (the fake clock's, 1.5 s after the
+    // turn), not an internal token like `(#sp0bi-3)`.
+    assert_eq!(args, format!("{MARKER_HEAD}22:13:21 UTC)"));
 
     // The queued /compact ran through our own hook, as the host runs it: the
     // summarizer got the handoff, not the marker; the history is named turn-end.
@@ -2158,27 +2164,29 @@ fn keep_days_under_one_is_a_day() {
     }
 }
 
+/// Issue [13] item 14: Windows pruning ran `cmd /c rd /s /q <path>`, and `cmd`
+/// parses its command line again: a home path with `&` ran what follows as a
+/// command, `%NAME%` expanded, `^` vanished. Now no argument carries the path:
+/// PowerShell runs a constant text that reads it from the environment.
 #[test]
-fn prune_on_windows_uses_rd_with_backslashes() {
+fn prune_on_windows_runs_no_shell_over_the_path() {
     let mut h = Harness::new();
-    h.fake
-        .env
-        .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
+    let home = "C:\\Users\\A&B %USERNAME% ^x";
+    h.fake.env.insert("USERPROFILE".into(), home.into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.fake.windows = true;
-    old_log(&mut h, "C:/Users/ann/.claude/compact-history", OLD, 40.0);
+    old_log(&mut h, "C:/Users/A&B %USERNAME% ^x/.claude/compact-history", OLD, 40.0);
     h.compact(compact_event("manual")).unwrap();
+    let calls = h.fake.calls("run");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let argv: Vec<&str> = calls[0]["argv"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(argv.first(), Some(&"powershell.exe"), "{argv:?}");
+    assert!(argv.iter().all(|a| !a.contains("Users") && !a.contains(OLD)), "the path is in no argument: {argv:?}");
     assert_eq!(
-        runs(&h),
-        vec![json!([
-            "cmd",
-            "/c",
-            "rd",
-            "/s",
-            "/q",
-            format!("C:\\Users\\ann\\.claude\\compact-history\\{OLD}")
-        ])]
+        calls[0]["env"],
+        json!({"COMPACT_PLUS_PRUNE_PATH": format!("C:\\Users\\A&B %USERNAME% ^x\\.claude\\compact-history\\{OLD}")})
     );
+    assert!(argv.last().unwrap().contains("$env:COMPACT_PLUS_PRUNE_PATH"));
 }
 
 #[test]
@@ -2334,7 +2342,7 @@ fn garbled_answers_do_not_hang_or_panic() {
     let id = first["id"].as_u64().unwrap() as u32;
     assert_eq!(
         first["calls"],
-        json!([{"op": "env", "name": "OS"}])
+        json!([{"op": "env", "name": "OS", "waitMs": 30000}, {"op": "env", "name": "HOME", "waitMs": 30000}, {"op": "env", "name": "USERPROFILE", "waitMs": 30000}, {"op": "sessionId", "waitMs": 30000}])
     );
     // An unreadable answer is an error: no history folder (said in the debug
     // log), the handoff still goes down, and an unreadable result ends the hook.
@@ -2497,7 +2505,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // A /compact that is not our marker, while ours is queued (the person typed
     // /compact meanwhile, after another compaction): it runs.
     let mut h = Harness::new();
-    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "5-0".into(), seen: 0 });
+    h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "05:00:00".into(), seen: 0 });
     h.compact(compact_event("auto")).unwrap();
     h.fake.clear();
     let out = h.compact(compact_event("manual")).unwrap();
@@ -2507,7 +2515,7 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // treated as a turn-end compaction, never skipped.
     h.fake.clear();
     let mut e = compact_event("manual");
-    e["instructions"] = json!(format!("{MARKER_HEAD}77-3)"));
+    e["instructions"] = json!(format!("{MARKER_HEAD}07:07:07 UTC)"));
     let out = h.compact(e).unwrap();
     assert!(out.get("skip").is_none());
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, Some(FIRST), true)));
@@ -2860,7 +2868,7 @@ fn session_end_starts_the_next_conversation_clean() {
         threshold: Some((67_000.0, NOW)),
         pruned: true,
         compactions: 4,
-        queued: Some(compact_plus::hooks::Queued { token: "t-4".into(), seen: 4 }),
+        queued: Some(compact_plus::hooks::Queued { token: "01:02:03".into(), seen: 4 }),
         precomputed: true,
         disk_read: true,
         loaded: vec![("/p/CLAUDE.md".into(), "abc-3".into())],
@@ -2887,7 +2895,7 @@ fn session_end_starts_the_next_conversation_clean() {
     state.verbatim = None;
     state.compactions = 5;
     assert_eq!(*h.core.session().carried(), state);
-    let marker = format!("{MARKER_HEAD}t-4)");
+    let marker = format!("{MARKER_HEAD}01:02:03 UTC)");
     let out = h.compact(json!({"trigger": "manual", "instructions": marker, "messages": messages()})).unwrap();
     assert!(out.get("skip").is_some(), "{out}");
 }
@@ -3118,60 +3126,69 @@ fn two_compactions_in_one_second_get_a_file_each() {
 
 // ---- the recall tool (issue [7]) ----
 
-/// Drives the recall hook to its end; it never asks for `next`.
-fn recall_step(h: &mut Harness, event: &str) -> Value {
+/// The answers to one step's calls on the fake, as the shim gives them: a
+/// call marked `beside` has its text handed beside the JSON.
+fn perform_all(h: &mut Harness, calls: &[Value]) -> (String, Vec<u8>) {
+    let mut texts = Vec::new();
+    let answers: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            h.fake.record("tool.call", c.clone());
+            match h.fake.perform("tool.call", c) {
+                Ok(Some(Value::String(t))) if c["beside"] == json!(true) => {
+                    texts.extend_from_slice(t.as_bytes());
+                    json!({"text": t.len()})
+                }
+                Ok(v) => json!({"ok": v}),
+                Err(e) => json!({"err": e}),
+            }
+        })
+        .collect();
+    (Value::Array(answers).to_string(), texts)
+}
+
+/// Drives the recall hook to its end (it never asks for `next`): the core's
+/// last step, with what it hands the recall module in `done.search`.
+fn recall_handoff(h: &mut Harness, event: &str) -> Value {
     let mut step: Value = serde_json::from_str(&h.core.start("tool.call", event)).unwrap();
     while let Some(calls) = step["calls"].as_array().cloned() {
-        let answers: Vec<Value> = calls
-            .iter()
-            .map(|c| {
-                h.fake.record("tool.call", c.clone());
-                match h.fake.perform("tool.call", c) {
-                    Ok(v) => json!({"ok": v}),
-                    Err(e) => json!({"err": e}),
-                }
-            })
-            .collect();
+        let (answers, _) = perform_all(h, &calls);
         let id = step["id"].as_u64().unwrap() as u32;
-        step =
-            serde_json::from_str(&h.core.resume(id, &Value::Array(answers).to_string())).unwrap();
+        step = serde_json::from_str(&h.core.resume(id, &answers)).unwrap();
     }
-    // Scope project: the shim runs the recall module's walk on the same host
-    // (js/compact-plus.js `searchProject`); its result stands where the walk was.
-    let Some(project) = step["done"]["search"]["project"].as_object().cloned() else { return step };
-    let input = project["input"].as_str().unwrap().to_owned();
-    let dir = project["historyDir"].as_str().unwrap().to_owned();
-    let mut walk: Value = serde_json::from_str(&compact_plus_recall::walk_start(input, dir)).unwrap();
+    step
+}
+
+/// The tool's answer: the core's, or the recall module's run on the same
+/// fake as the shim runs it (js/compact-plus.js `search`: the same step loop).
+fn recall_step(h: &mut Harness, event: &str) -> Value {
+    let step = recall_handoff(h, event);
+    let Some(search) = step["done"].get("search").cloned() else { return step };
+    let mut walk: Value = serde_json::from_str(&compact_plus_recall::start(search.to_string())).unwrap();
     while let Some(calls) = walk["calls"].as_array().cloned() {
-        let answers: Vec<Value> = calls
-            .iter()
-            .map(|c| {
-                h.fake.record("tool.call", c.clone());
-                match h.fake.perform("tool.call", c) {
-                    Ok(v) => json!({"ok": v}),
-                    Err(e) => json!({"err": e}),
-                }
-            })
-            .collect();
-        walk = serde_json::from_str(&compact_plus_recall::walk_resume(Value::Array(answers).to_string())).unwrap();
+        let (answers, texts) = perform_all(h, &calls);
+        let id = walk["id"].as_u64().unwrap() as u32;
+        walk = serde_json::from_str(&compact_plus_recall::resume(id, answers, texts)).unwrap();
     }
-    let done = walk["done"].clone();
-    if done.get("answer").is_some() {
-        json!({ "done": done })
-    } else {
-        json!({ "done": { "search": { "project": done } } })
-    }
+    json!({ "done": { "answer": walk["done"] } })
+}
+
+fn answer_of(step: &Value) -> &str {
+    step["done"]["answer"].as_str().unwrap_or_else(|| panic!("no answer: {step}"))
 }
 
 #[test]
-fn session_start_is_the_shims_alone() {
-    // The shim registers the recall tool from the spec the build wrote out
-    // (`RECALL_TOOL`), without the wasm; the core has no session.start hook.
+fn the_tool_list_entry_is_the_shims_alone() {
+    // The shim adds the recall tool to the session's tool list (`tool.list`) from
+    // the entry the build wrote out (`RECALL_TOOL`), without the wasm; the core
+    // has no session.start or tool.list hook.
     let mut h = Harness::new();
     assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("tool.list", "{}"), r#"{"stuck":true}"#);
     let spec = compact_plus::recall_tool::spec();
-    assert_eq!(spec["name"], json!("recall"));
-    assert_eq!(spec["isDeferred"], json!(false));
+    // An added tool is no MCP server's: no `mcp__` name, `mcp: false` (d.ts ToolInfo).
+    assert_eq!(spec["name"], json!("compact_plus_recall"));
+    assert_eq!(spec["mcp"], json!(false));
     assert!(spec["inputSchema"].get("required").is_none(), "no query lists the earlier sessions");
     assert!(spec["description"].as_str().unwrap().starts_with("Search this session's history"));
     assert!(spec["description"].as_str().unwrap().contains("earlier sessions"));
@@ -3190,23 +3207,25 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
         NOW,
     );
     h.fake.add_file(&format!("{}/log.jsonl", dir()), "{}", NOW);
-    let step = recall_step(
-        &mut h,
-        r#"{"query":"x","tool":"mcp__compact-plus__recall"}"#,
-    );
+    let event = r#"{"query":"x","tool":"compact_plus_recall"}"#;
+    let step = recall_handoff(&mut h, event);
     let d = dir();
+    let parts = [
+        format!("{d}/2026-01-01T000000Z-manual.md"),
+        format!("{d}/2026-01-02T000000Z-auto.md"),
+        format!("{d}/2026-01-02T000000Z-auto.part2.md"),
+    ];
     assert_eq!(
-        step["done"]["search"]["paths"],
-        json!([
-            format!("{d}/2026-01-01T000000Z-manual.md"),
-            format!("{d}/2026-01-02T000000Z-auto.md"),
-            format!("{d}/2026-01-02T000000Z-auto.part2.md")
-        ])
+        step["done"]["search"],
+        json!({"session": {"paths": parts, "query": {"text": "x", "regex": false, "role": null, "limit": 8}}})
     );
-    assert_eq!(
-        step["done"]["search"]["query"],
-        json!({"text": "x", "regex": false, "role": null, "limit": 8})
-    );
+    // The recall module reads them one at a time, oldest first, each beside the JSON.
+    let before = h.fake.calls("read").len();
+    let answer = recall_step(&mut h, event);
+    let reads: Vec<Value> = h.fake.calls("read").split_off(before);
+    assert_eq!(reads.iter().map(|r| r["path"].as_str().unwrap().to_owned()).collect::<Vec<_>>(), parts);
+    assert!(reads.iter().all(|r| r["beside"] == json!(true) && r["deadline"] == json!("reads")), "{reads:?}");
+    assert!(answer_of(&answer).starts_with("recall: no hits for \"x\""), "{answer}");
 }
 
 #[test]
@@ -3272,7 +3291,7 @@ fn a_lone_surrogate_costs_one_character_not_the_history() {
     }
     let history = history.expect("a history was written");
     assert!(history.contains("cut here \u{fffd} and go on"), "{history}");
-    assert!(history.contains("## [1] assistant"));
+    assert!(history.contains("## [2] assistant"));
     verbatim_block(
         &h.pending().unwrap()[0],
         &["cut here \u{fffd} and go on"],
@@ -3333,62 +3352,61 @@ fn earlier_sessions(h: &mut Harness) {
     h.fake.add_file("/home/ann/.local/state/opencode/prompt-history.jsonl", "{\"input\":\"hi\"}\n", NOW - 5.0 * DAY);
 }
 
-fn project_sources(step: &Value) -> Vec<(String, String)> {
-    step["done"]["search"]["project"]["sources"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no project search: {step}"))
+/// The search's reads (not the walk's): `(path, offset, length)`, in order.
+fn search_reads(h: &Harness) -> Vec<(String, u64, u64)> {
+    h.fake
+        .calls("read")
         .iter()
-        .map(|s| (s["kind"].as_str().unwrap().to_owned(), s["path"].as_str().unwrap().to_owned()))
+        .filter(|r| r["deadline"] == json!("reads"))
+        .map(|r| (r["path"].as_str().unwrap().to_owned(), r["offset"].as_u64().unwrap(), r["length"].as_u64().unwrap()))
         .collect()
 }
 
 #[test]
-fn project_recall_names_this_projects_sessions_newest_first() {
+fn project_recall_reads_this_projects_sessions_newest_first() {
     let mut h = Harness::new();
     earlier_sessions(&mut h);
-    let step = recall_step(&mut h, r#"{"query":"parser","scope":"project"}"#);
+    let step = recall_step(&mut h, r#"{"query":"codex words","scope":"project"}"#);
     let day = "/home/ann/.codex/sessions/2023/11/14";
+    let codex_a = format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl");
+    let codex_size = codex_meta(CODEX_A, "/work/app/").len() as u64;
     assert_eq!(
-        project_sources(&step),
+        search_reads(&h),
         [
-            ("claude", format!("{PROJECTS}/-work-app/bbbb.jsonl")),
-            ("codex", format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_A}.jsonl")),
-            ("claude", format!("{PROJECTS}/-work-app/aaaa.jsonl")),
-            ("summary", format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
-            ("opencode-prompts", "/home/ann/.local/state/opencode/prompt-history.jsonl".to_owned()),
+            (format!("{PROJECTS}/-work-app/bbbb.jsonl"), 0, 16),
+            (format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md"), 0, 11),
+            (codex_a.clone(), 0, codex_size),
+            (format!("{PROJECTS}/-work-app/aaaa.jsonl"), 0, 16),
+            ("/home/ann/.local/state/opencode/prompt-history.jsonl".to_owned(), 0, 15),
         ]
-        .map(|(k, p)| (k.to_owned(), p))
     );
-    let sources = &step["done"]["search"]["project"]["sources"];
-    assert_eq!(sources[1]["session"], json!(CODEX_A));
-    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 16}]));
-    // The Codex rollouts' first lines were read by range to learn their folder.
-    let heads = h.fake.calls("read");
+    // The Codex rollouts' first lines were read by range to learn their folder,
+    // within the walk's deadline.
+    let heads: Vec<Value> = h.fake.calls("read").into_iter().filter(|r| r["deadline"] == json!("walk")).collect();
     assert!(heads.iter().all(|r| r["offset"] == json!(0) && r["length"].as_u64().unwrap() <= 64 * 1024), "{heads:?}");
     assert_eq!(heads.len(), 2);
-    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
-    assert_eq!(request["query"]["text"], json!("parser"));
-    assert_eq!(request["sources"], *sources);
+    let answer = answer_of(&step);
+    assert!(answer.starts_with("recall: 2 hits in 1 message of 1 earlier session (of 4 searched)"), "{answer}");
+    assert!(answer.contains(&format!("── codex · session {CODEX_A} · 2023-11-14 10:00Z · message 2 (user)")), "{answer}");
 }
 
 #[test]
 fn no_query_is_the_sessions_view_and_session_narrows_to_one() {
     let mut h = Harness::new();
     earlier_sessions(&mut h);
-    let step = recall_step(&mut h, r#"{}"#);
-    let request: Value = serde_json::from_str(step["done"]["search"]["project"]["request"].as_str().unwrap()).unwrap();
-    assert_eq!(request["query"], Value::Null, "{request}");
-    assert_eq!(project_sources(&step).len(), 5);
-    let step = recall_step(&mut h, r#"{"scope":"project","session":"bbbb","message":4}"#);
+    let view = recall_step(&mut h, r#"{}"#);
+    // OpenCode's one prompt names no folder: not this project's.
+    assert!(answer_of(&view).starts_with("recall: 3 earlier sessions of this project, newest first."), "{view}");
+    assert_eq!(search_reads(&h).len(), 5);
+    let before = search_reads(&h).len();
+    let more = recall_step(&mut h, r#"{"scope":"project","session":"bbbb","message":1}"#);
     assert_eq!(
-        project_sources(&step),
-        [
-            ("claude".to_owned(), format!("{PROJECTS}/-work-app/bbbb.jsonl")),
-            ("summary".to_owned(), format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")),
-        ]
+        search_reads(&h).split_off(before).into_iter().map(|r| r.0).collect::<Vec<_>>(),
+        [format!("{PROJECTS}/-work-app/bbbb.jsonl"), format!("{ROOT}/bbbb/2023-11-13T000000Z-auto.summary.md")]
     );
+    assert!(answer_of(&more).contains("── message 2 (summary)") && answer_of(&more).contains("the summary"), "{more}");
     let step = recall_step(&mut h, r#"{"scope":"project","session":"zzzz","query":"x"}"#);
-    assert!(step["done"]["answer"].as_str().unwrap().contains("no earlier session of this project has an id starting \"zzzz\""), "{step}");
+    assert!(answer_of(&step).contains("no earlier session of this project has an id starting \"zzzz\""), "{step}");
 }
 
 #[test]
@@ -3401,16 +3419,41 @@ fn project_recall_is_bounded_newest_first() {
     let big = "x".repeat(9 << 20);
     h.fake.add_file(&format!("{here}/s00.jsonl"), &big, NOW);
     let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
-    let sources = step["done"]["search"]["project"]["sources"].as_array().unwrap_or_else(|| panic!("{step}")).clone();
-    assert_eq!(sources.len(), 20, "seed 000's cap: 20 transcripts a call");
-    assert_eq!(sources[0]["session"], json!("s00"));
-    assert_eq!(sources[19]["session"], json!("s19"));
-    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, never a read over 4 MiB.
+    let reads = search_reads(&h);
+    let mut files: Vec<&str> = reads.iter().map(|r| r.0.as_str()).collect();
+    files.dedup();
+    assert_eq!(files.len(), 20, "seed 000's cap: 20 transcripts a call");
+    assert!(files[0].ends_with("s00.jsonl") && files[19].ends_with("s19.jsonl"), "{files:?}");
+    // Over 8 MiB: the first 4 MiB and the newest 4 MiB, in reads of 1 MiB.
     let size = 9u64 << 20;
-    assert_eq!(sources[0]["reads"], json!([{"offset": 0, "length": 4 << 20}, {"offset": size - (4 << 20), "length": 4 << 20}]));
-    let request = step["done"]["search"]["project"]["request"].as_str().unwrap();
-    assert!(request.contains("The newest 20 of 25 earlier sessions were read"), "{request}");
-    assert!(step["done"]["search"]["project"]["deadlineMs"].as_u64().unwrap() < 10_000);
+    let mib = 1u64 << 20;
+    let want: Vec<(String, u64, u64)> = [0, mib, 2 * mib, 3 * mib, size - 4 * mib, size - 3 * mib, size - 2 * mib, size - mib]
+        .map(|o| (files[0].to_owned(), o, mib))
+        .to_vec();
+    assert_eq!(reads[..8], want[..]);
+    let answer = answer_of(&step);
+    assert!(answer.contains("The newest 20 of 25 earlier sessions were read") && answer.contains("Session s00 is long"), "{answer}");
+    assert!(h.fake.calls("read").iter().all(|r| r["deadline"] == json!("reads")), "every read within the reads' deadline");
+}
+
+#[test]
+fn every_byte_read_counts_in_the_calls_bound() {
+    let mut h = Harness::new();
+    let here = format!("{PROJECTS}/-work-app");
+    let four = "y".repeat(4 << 20);
+    for k in 0..14 {
+        h.fake.add_file(&format!("{here}/s{k:02}.jsonl"), &four, NOW - f64::from(k) * DAY);
+    }
+    // Codex heads the walk reads (this folder's or not) count too.
+    let day = "/home/ann/.codex/sessions/2023/11/14";
+    h.fake.add_file(&format!("{day}/rollout-2023-11-14T10-00-00-{CODEX_B}.jsonl"), &codex_meta(CODEX_B, "/work/other"), NOW);
+    let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
+    let read: u64 = h.fake.calls("read").iter().map(|r| r["length"].as_u64().unwrap()).sum();
+    assert!(read <= 48 << 20, "{read} bytes read");
+    let mut files: Vec<String> = search_reads(&h).into_iter().map(|r| r.0).collect();
+    files.dedup();
+    assert_eq!(files.len(), 11, "11 whole sessions fit beside the 64 KiB head");
+    assert!(answer_of(&step).contains("(3 older sessions not read: the call reads 48 MiB at most.)"), "{step}");
 }
 
 #[test]
@@ -3443,8 +3486,8 @@ fn each_compaction_saves_its_summary_redacted_beside_the_history() {
     let text = h.fake.text(&path).unwrap_or_else(|| panic!("no summary saved"));
     assert!(text.contains("we chose serde") && text.contains("[REDACTED:github-token]") && !text.contains("ghp_FAKE"), "{text}");
     // This session's recall still searches the history parts alone.
-    let step = recall_step(&mut h, r#"{"query":"serde"}"#);
-    assert_eq!(step["done"]["search"]["paths"], json!([history_file("manual")]));
+    let step = recall_handoff(&mut h, r#"{"query":"serde"}"#);
+    assert_eq!(step["done"]["search"]["session"]["paths"], json!([history_file("manual")]));
 }
 
 // ---------------------------------------------------------------- the rescue
@@ -3987,6 +4030,48 @@ fn with_the_rescue_off_there_is_no_cool_down() {
     assert_eq!(h.nexts("session.compact").len(), 2);
 }
 
+/// `NEXT_FIRST`: the shim starts these hooks' `next` with the event as it came
+/// before the core is ready (the compile at start-up), and hands its answer to
+/// the core's first call; so that first call must be exactly that, in every
+/// state the session can be in: fresh, blocks pending, a turn-end armed and the
+/// context near the threshold, after a compaction, instruction files given.
+#[test]
+fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
+    let unchanged = serde_json::to_value(compact_plus::hooks::Call::next()).unwrap();
+    let first = |h: &mut Harness, hook: &str, e: &Value| -> Value {
+        let step: Value = serde_json::from_str(&h.core.start(hook, &e.to_string())).unwrap();
+        if let Some(id) = step["id"].as_u64() {
+            h.core.cancel(id as u32);
+        }
+        step["calls"].clone()
+    };
+    let events = [
+        ("prompt.context", json!({"blocks": [], "instructionFiles": [file("/p/CLAUDE.md", "project", "# P\n")]})),
+        ("prompt.context", json!({})),
+        ("turn.complete", json!({"reason": "answer", "answer": "Done.", "isAborted": false})),
+        ("turn.complete", json!({"reason": "aborted", "agentId": "a1"})),
+    ];
+    let mut states: Vec<(&str, Harness)> = vec![("fresh", Harness::new())];
+    let mut pending = Harness::new();
+    pending.compact(compact_event("manual")).unwrap();
+    assert!(pending.pending().is_some());
+    states.push(("blocks pending", pending));
+    let mut near = Harness::new();
+    near.fake.tokens = json!(NEAR);
+    near.turn().unwrap();
+    states.push(("after a turn-end compaction", near));
+    let mut row_only = Harness::new();
+    row_only.compact(compact_event("auto")).unwrap();
+    states.push(("after an auto compaction", row_only));
+    for (state, mut h) in states {
+        for (hook, e) in &events {
+            assert!(compact_plus::hooks::NEXT_FIRST.contains(hook));
+            assert_eq!(first(&mut h, hook, e), json!([unchanged]), "{hook} ({state}) {e}");
+        }
+    }
+    assert_eq!(compact_plus::hooks::NEXT_FIRST.len(), 2, "each hook listed is held to it here");
+}
+
 // ---------------------------------------------------------------- issue [16]: the person sees and steers
 
 /// What the person's transcript got after the last hook (`done.notice`, logged by the shim once
@@ -4183,9 +4268,11 @@ fn recall_for_the_person_runs_the_tools_own_searches() {
     let reply = command(&mut h, "recall", "walrus parser");
     let searches = h.fake.calls("search");
     assert_eq!(searches.len(), 2, "this session's history, then the project's");
-    assert_eq!(searches[0]["search"]["paths"], json!([history_file("manual")]));
-    assert_eq!(searches[0]["search"]["query"]["text"], json!("walrus parser"));
-    assert_eq!(searches[1]["search"]["project"]["input"], json!(r#"{"query":"walrus parser","scope":"project","limit":3}"#));
+    // The tool's own requests (`recall_tool::Recall`), as its tool.call hands them to the module.
+    assert_eq!(searches[0]["search"]["session"]["paths"], json!([history_file("manual")]), "{}", searches[0]);
+    assert_eq!(searches[0]["search"]["session"]["query"]["text"], json!("walrus parser"));
+    assert_eq!(searches[1]["search"]["project"]["project"]["search"]["query"]["text"], json!("walrus parser"), "{}", searches[1]);
+    assert_eq!(searches[1]["search"]["project"]["historyDir"], json!(dir()));
     assert!(reply.starts_with("recall \"walrus parser\"\n\nthis session"), "{reply}");
     assert!(reply.contains("SEARCHED") && reply.ends_with("(for you alone: nothing of this goes to the model)"));
     // Off: nothing searched.

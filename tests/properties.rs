@@ -387,8 +387,41 @@ fn check_parts(msgs: &Messages, limit: usize, redact: bool) -> Result<(), TestCa
     let clean = |t: &str| if redact { t.replace("word", "[REDACTED:word]") } else { t.to_owned() };
     let whole = history::parts(msgs, &meta, usize::MAX, &clean);
     prop_assert_eq!(whole.len(), 1);
+    // The messages shown numbered 1, 2, 3 … in order, the header counting them (issue [13]); a
+    // user row with tool results alone and an empty row are not shown (a message's own text may
+    // hold a line that looks like a heading, so the numbers are looked for in order).
+    let shown = msgs
+        .iter()
+        .flatten()
+        .filter(|m| {
+            let body = text::trim(m.text());
+            let results_only = m.is_user() && body.is_empty() && m.tool_results > 0;
+            let nothing = body.is_empty() && m.tool_uses.0.is_empty();
+            !results_only && !nothing
+        })
+        .count();
+    let counted = format!(", {shown} messages. ");
+    prop_assert!(whole[0].contains(&counted), "the header does not say {}", counted);
+    let mut from = 0;
+    for n in 1..=shown {
+        let heading = format!("\n## [{n}] ");
+        let at = whole[0].get(from..).and_then(|t| t.find(&heading));
+        prop_assert!(at.is_some(), "no heading {} after byte {}", n, from);
+        from += at.unwrap_or(0) + heading.len();
+    }
     if !redact {
-        prop_assert_eq!(&whole[0], &compat::history::render(msgs, &meta));
+        // The reference's text but for the numbers: its headings are the event's places, gaps and all.
+        let unnumbered = |t: &str| {
+            t.lines()
+                .map(|l| match l.strip_prefix("## [").and_then(|r| r.split_once("] ")) {
+                    Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("## [] {rest}"),
+                    _ => l.to_owned(),
+                })
+                .skip(3)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        prop_assert_eq!(unnumbered(&whole[0]), unnumbered(&compat::history::render(msgs, &meta)));
     }
     let parts = history::parts(msgs, &meta, limit, &clean);
     if whole[0].len() <= limit {

@@ -165,5 +165,5 @@ fn session_compact_takes_its_texts_late_and_as_bytes() {
     let at = |op: &str| ops.iter().position(|o| o == op).unwrap();
     assert!(at("texts") < at("startNext") && at("startNext") < at("pack") && at("pack") < at("nextResult"), "{ops:?}");
     let history = history.expect("a history was written");
-    assert!(history.contains("## [0] user\n\nfix the parser ✓\n") && history.contains("done: 🙂 é"), "{history}");
+    assert!(history.contains("## [1] user\n\nfix the parser ✓\n") && history.contains("done: 🙂 é"), "{history}");
 }

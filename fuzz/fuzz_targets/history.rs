@@ -42,7 +42,19 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("history", data, || {
     let one = history::parts(&msgs, &meta, usize::MAX, &clean);
     assert_eq!(one.len(), 1);
     if !k.redact {
-        assert_eq!(one[0], whole);
+        // The reference's text but for the headings' numbers: ours number the messages shown
+        // 1, 2, 3 …, the reference's by their place in the event (issue [13]), and the header counts.
+        let unnumbered = |t: &str| {
+            t.lines()
+                .skip(3)
+                .map(|l| match l.strip_prefix("## [").and_then(|r| r.split_once("] ")) {
+                    Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("## [] {rest}"),
+                    _ => l.to_owned(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(unnumbered(&one[0]), unnumbered(&whole));
     }
     let limit = 3072 + k.limit as usize % (1 << 20);
     let parts = history::parts(&msgs, &meta, limit, &clean);

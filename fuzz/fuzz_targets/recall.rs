@@ -3,10 +3,11 @@
 //! and any text), answers within `MAX_ANSWER`, or says why it cannot.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
-use compact_plus::compaction::history::{self, Meta};
+use compact_plus::compaction::history::{self as written, Meta};
 use compact_plus::message::parse_messages;
 use compact_plus::{recall_tool, text};
-use compact_plus_recall::search;
+use compact_plus_recall::history;
+use compact_plus_recall::text::MAX_ANSWER;
 use compact_plus_fuzz::gen::{self, Source};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -42,18 +43,17 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("recall", data, || {
     let msgs = parse_messages(&gen::messages(&mut u).to_string());
     let meta = Meta { session_id: "s".into(), at: "t".into(), trigger: "auto".into() };
     let limit = 3072 + usize::from(k.limit_bytes);
-    let parts = history::parts(&msgs, &meta, limit, &|t| t.to_owned());
+    let parts = written::parts(&msgs, &meta, limit, &|t| t.to_owned());
     let mut files: Vec<(String, String)> =
-        parts.into_iter().enumerate().map(|(i, p)| (history::part_file("/h", "S", "auto", 1, i + 1), p)).collect();
+        parts.into_iter().enumerate().map(|(i, p)| (written::part_file("/h", "S", "auto", 1, i + 1), p)).collect();
     if u.byte() % 4 == 0 {
         files.push(("/h/other.md".into(), gen::text(&mut u)));
     }
     let size: usize = files.iter().map(|f| f.1.len()).sum();
     match recall_tool::parse_query(&query) {
         Ok(q) => {
-            let q = search::Query { text: q.text, regex: q.regex, role: q.role, limit: q.limit };
-            let answer = search::search(&files, &q);
-            assert!(text::len16(&answer) <= search::MAX_ANSWER, "{} units", text::len16(&answer));
+            let answer = history::search_files(&files, &q);
+            assert!(text::len16(&answer) <= MAX_ANSWER, "{} units", text::len16(&answer));
         }
         Err(e) => assert!(e.starts_with("recall:"), "{e}"),
     }

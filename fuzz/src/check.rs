@@ -7,9 +7,12 @@ use compact_plus::message::Messages;
 /// data, bounded in the heading), so any leading piece of the role matches.
 pub fn strip_continued<'b>(body: &'b str, msgs: &Messages) -> &'b str {
     const MARK: &str = " (continued)\n\n";
-    for (i, m) in msgs.iter().enumerate() {
-        let Some(m) = m else { continue };
-        let Some(rest) = body.strip_prefix(&format!("## [{i}] ")) else { continue };
+    // `## [n] role (continued)`, n numbering the messages as the history shows them.
+    let Some((num, rest)) = body.strip_prefix("## [").and_then(|r| r.split_once("] ")) else { return body };
+    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return body;
+    }
+    for m in msgs.iter().flatten() {
         let role = m.role.to_js_string();
         for (at, _) in rest.match_indices(MARK) {
             if at > role.len() {

@@ -89,6 +89,7 @@ export function initSync(module: { module: SyncInitInput } | SyncInitInput): Ini
 export default function __wbg_init (module_or_path: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;
 
 export const CHARS_PER_TOKEN: number;
+export const NEXT_FIRST: object;
 export const RECALL_TOOL: object;
 export const VERBATIM_CLOSE: string;
 export const VERBATIM_OPEN: string;

@@ -1,99 +1,128 @@
 //! The recall tool's search, compiled to a wasm module of its own: the regex
 //! engine it needs would double the size of the compaction path's module, and
 //! only a call of the tool loads this one. The core reads the tool's input and
-//! picks this session's files; this module walks the project's earlier
-//! sessions (`walk`) and searches.
-
-use wasm_bindgen::prelude::*;
-
-pub mod project;
-pub mod search;
-pub mod steps;
-pub mod walk;
+//! hands over what to search (`compact_plus::recall_tool::Recall`); each call
+//! is a machine of its own here, on the core's step protocol
+//! (`compact_plus::step`), which the shim runs with the same loop as the
+//! core's hooks. Two calls at once (subagents, agent teams) are two machines.
+//!
+//! - [`look`]: the module's `$` calls.
+//! - [`history`]: scope `session`, this session's history parts.
+//! - [`walk`]: scope `project`, which files of earlier sessions to read.
+//! - [`project`]: scope `project`, reading them: a search, the sessions view,
+//!   one message.
+//! - [`formats`]: each tool's record, a row at a time.
+//! - [`lines`]: reads into whole lines. [`find`]: lines that can hit.
+//!   [`terms`]: the query compiled. [`rank`]: the best few. [`text`]: the
+//!   answer's text. [`folder`]: folders compared.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use compact_plus::recall_tool::Recall;
+use compact_plus::step::{on_wire, read_answers, Machine, OnWire, Step};
+
+pub mod find;
+pub mod folder;
+pub mod formats;
+pub mod handoff;
+pub mod history;
+pub mod json;
+pub mod lines;
+pub mod look;
+pub mod project;
+pub mod rank;
+pub mod terms;
+pub mod text;
+pub mod walk;
+
+use look::Look;
+
+/// At most this many calls in flight; an older one was abandoned by its shim.
+const MAX_SEARCHES: usize = 16;
+
+/// The calls in flight, by id.
+#[derive(Default)]
+struct Searches {
+    machines: BTreeMap<u32, Machine<Look, String>>,
+    last_id: u32,
+}
 
 thread_local! {
-    /// The walk in progress: one at a time, and the shim drops the instance
-    /// after the call anyway.
-    static WALK: RefCell<Option<steps::Machine>> = const { RefCell::new(None) };
+    static SEARCHES: RefCell<Searches> = RefCell::new(Searches::default());
 }
 
-/// Starts the walk of a project recall (`walk::project`): answers its first
-/// step as the core's are (`{"calls":[…]}`), or `{"done":…}`: `{"answer"}`,
-/// or the `sources` to read, their `deadlineMs` and the `request` for
-/// `recallProject`.
-#[wasm_bindgen(js_name = walkStart)]
-pub fn walk_start(input: String, history_dir: String) -> String {
-    let m = steps::Machine::new(move |host| async move { walk::project(&host, &input, &history_dir).await });
-    walk_run(m, None)
+/// One step's answer to the shim, as JSON.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Reply<'a> {
+    Ask { id: u32, calls: Vec<OnWire<'a, Look>> },
+    Done { done: &'a str },
 }
 
-/// Resumes the walk with the answers (JSON, as the core takes them).
-#[wasm_bindgen(js_name = walkResume)]
-pub fn walk_resume(answers: String) -> String {
-    match WALK.with(|w| w.borrow_mut().take()) {
-        Some(m) => walk_run(m, Some(&answers)),
-        None => r#"{"done":{"answer":"recall: the search lost its place; ask again."}}"#.to_owned(),
-    }
+fn done(text: &str) -> String {
+    serde_json::to_string(&Reply::Done { done: text }).unwrap_or_else(|_| r#"{"done":"recall: the search failed"}"#.into())
 }
 
-fn walk_run(mut m: steps::Machine, answers: Option<&str>) -> String {
-    match m.step(answers) {
-        Ok(done) => format!("{{\"done\":{done}}}"),
-        Err(calls) if calls.is_empty() => r#"{"done":{"answer":"recall: the search stopped short."}}"#.to_owned(),
-        Err(calls) => {
-            let calls = serde_json::Value::Array(calls).to_string();
-            WALK.with(|w| *w.borrow_mut() = Some(m));
-            format!("{{\"calls\":{calls}}}")
+fn run(id: u32, mut m: Machine<Look, String>, answers: Option<compact_plus::step::Answers>) -> String {
+    match m.resume(answers) {
+        Step::Done(text) => done(&text),
+        Step::AskedNothing => done("recall: the search stopped short."),
+        Step::Ask(calls) => {
+            let out = serde_json::to_string(&Reply::Ask { id, calls: on_wire(&calls) });
+            SEARCHES.with(|s| {
+                let mut s = s.borrow_mut();
+                if s.machines.len() >= MAX_SEARCHES {
+                    s.machines.pop_first();
+                }
+                s.machines.insert(id, m);
+            });
+            out.unwrap_or_else(|_| done("recall: the search failed"))
         }
     }
 }
 
-/// Searches the history files (`paths[i]` holds `texts[i]`) and answers the
-/// text the model reads. `role` is `user`, `assistant`, `tool` or empty (all).
-/// A pattern that cannot run answers why, starting `recall:`.
+/// Starts a call on the core's handoff (JSON): its first step,
+/// `{"id","calls"}`, or `{"done": answer}`.
 #[wasm_bindgen]
-pub fn recall(paths: Vec<String>, texts: Vec<String>, query: String, regex: bool, role: String, limit: u32) -> String {
-    let files: Vec<(String, String)> = paths.into_iter().zip(texts).collect();
-    let role = (!role.is_empty()).then_some(role);
-    let q = search::Query { text: query, regex, role, limit: limit as usize };
-    search::search(&files, &q)
-}
-
-/// Recall across this project's earlier sessions. `request` is the core's
-/// (the sources, their byte ranges, the query or the message to show);
-/// `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
-/// the read of text `i` failed.
-#[wasm_bindgen(js_name = recallProject)]
-pub fn recall_project(request: String, texts: Vec<String>, missing: Vec<u8>) -> String {
-    let (ask, sources) = match project::parse_request(&request) {
-        Ok(r) => r,
-        Err(e) => return e,
+pub fn start(recall: String) -> String {
+    let Some(recall) = handoff::read(&recall) else {
+        return done("recall: the search was handed a request it cannot read.");
     };
-    let mut gone = Vec::with_capacity(sources.len());
-    let mut at = 0;
-    for s in &sources {
-        let n = s.reads.len().max(1);
-        gone.push((at..at + n).any(|i| missing.get(i).is_some_and(|m| *m != 0)));
-        at += n;
-    }
-    let grouped = project::group(&sources, texts);
-    project::answer(&ask, &sources, grouped, &gone)
+    let id = SEARCHES.with(|s| {
+        let mut s = s.borrow_mut();
+        s.last_id = s.last_id.wrapping_add(1).max(1);
+        s.last_id
+    });
+    let m = Machine::new(move |host| async move {
+        match recall {
+            Recall::Session { paths, query } => history::search(host, paths, query).await,
+            Recall::Project { project, history_dir } => project::recall(host, project, history_dir).await,
+        }
+    });
+    run(id, m, None)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn answers_over_the_given_files() {
-        let paths = vec!["/h/2026-11-29T232701Z-manual.md".to_owned()];
-        let texts = vec!["# Conversation before compaction\n\n## [3] user\n\nthe zebra-4417 marker\n".to_owned()];
-        let a = recall(paths.clone(), texts.clone(), "zebra-4417".into(), false, String::new(), 8);
-        assert!(a.contains("zebra-4417") && a.contains("[3] user"), "{a}");
-        assert!(recall(paths.clone(), texts.clone(), "(".into(), true, String::new(), 8).starts_with("recall:"));
-        let none = recall(paths, texts, "zebra".into(), false, "assistant".into(), 8);
-        assert!(!none.contains("the zebra-4417 marker"), "{none}");
+/// Resumes call `id` with the answers (JSON) to its last calls, and the texts
+/// the shim handed beside them (UTF-8, one after the other: a file's text
+/// crosses as bytes the shim encoded, neither escaped into JSON nor copied a
+/// char at a time).
+#[wasm_bindgen]
+pub fn resume(id: u32, answers: String, texts: Vec<u8>) -> String {
+    match SEARCHES.with(|s| s.borrow_mut().machines.remove(&id)) {
+        Some(m) => {
+            let answers = read_answers(&answers, m.asked(), texts);
+            run(id, m, Some(answers))
+        }
+        None => done("recall: the search lost its place; ask again."),
     }
+}
+
+/// Forgets call `id` (its shim gave up on it).
+#[wasm_bindgen]
+pub fn cancel(id: u32) {
+    SEARCHES.with(|s| s.borrow_mut().machines.remove(&id));
 }

@@ -36,6 +36,7 @@ pub fn constants() -> JsValue {
         "VERBATIM_CLOSE": crate::compaction::verbatim::VERBATIM_CLOSE,
         "RECALL_TOOL": crate::recall_tool::spec(),
         "COMMANDS": serde_json::from_str::<serde_json::Value>(crate::steer::command::SPECS).unwrap_or_default(),
+        "NEXT_FIRST": crate::hooks::NEXT_FIRST,
     });
     to_js(&c.to_string())
 }

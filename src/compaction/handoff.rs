@@ -1,5 +1,6 @@
 //! What compact-plus tells the summarizer, and what it leaves for the next model.
 
+use crate::recall_tool::TOOL_NAME;
 use crate::text;
 
 /// compact-plus's pointer: names the history file (its first part when it is
@@ -11,7 +12,7 @@ pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool, project: bool)
         String::new()
     };
     let how = if recall {
-        format!("call the recall tool (mcp__compact-plus__recall) with the words to find, or run: rg -n \"<term>\" \"{dir}\"")
+        format!("call the recall tool ({TOOL_NAME}) with the words to find, or run: rg -n \"<term>\" \"{dir}\"")
     } else {
         format!("rg -n \"<term>\" \"{dir}\"")
     };
@@ -95,7 +96,7 @@ mod tests {
     fn pointer_names_the_tool_first_and_the_parts() {
         let p = pointer("/d/a.md", "/d", 1, true, true);
         assert!(p.starts_with("compact-plus saved the conversation from before this compaction as searchable text: \"/d/a.md\".\n"));
-        let tool = p.find("mcp__compact-plus__recall").unwrap();
+        let tool = p.find("(compact_plus_recall)").unwrap();
         assert!(tool < p.find("rg -n").unwrap());
         assert!(!pointer("/d/a.md", "/d", 1, false, true).contains("recall"));
         // One part is the reference's pointer exactly, when the tool is off.

@@ -2,7 +2,10 @@
 //!
 //! One `## [n] role` heading per message, tool calls as `### tool <name>` with
 //! their input and result, so `rg` (or the recall tool) finds a word and the
-//! message it came from.
+//! message it came from. The messages are numbered as the file shows them,
+//! 1, 2, 3 … with no gaps, and the header's count is the number of headings: a
+//! user row that only carries tool results is shown under the assistant's call
+//! that made them, an empty row not at all, and neither takes a number.
 
 use crate::message::Messages;
 use crate::text;
@@ -96,19 +99,22 @@ struct Block {
 /// The history as numbered parts, each at most `limit` bytes of UTF-8, so a long
 /// session loses no message to the write limit. Parts break between messages;
 /// only a message too large for a part on its own is broken inside, at a line
-/// end where there is one, and goes on under `## [n] role (continued)`. A session
-/// that fits in one part gets the reference's text exactly. `clean` runs over
-/// each message's text before it is measured (redaction).
+/// end where there is one, and goes on under `## [n] role (continued)`. The
+/// messages shown are numbered from 1 without gaps, and the header counts them
+/// (the reference numbered them by their place in the event, gaps and all, and
+/// counted the event's rows). `clean` runs over each message's text before it
+/// is measured (redaction).
 pub fn parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str) -> String) -> Vec<String> {
     let mut blocks = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
-        let Some(m) = m else { continue };
-        let Some(block) = message_block(i, m) else { continue };
+    for m in messages.iter().flatten() {
+        let n = blocks.len() + 1;
+        let Some(block) = message_block(n, m) else { continue };
         // Repeated on each continued part: the role is host data, so bounded.
-        let heading = format!("## [{i}] {}", text::head(&m.role.to_js_string(), HEADING_ROLE_UNITS));
+        let heading = format!("## [{n}] {}", text::head(&m.role.to_js_string(), HEADING_ROLE_UNITS));
         blocks.push(Block { heading, text: clean(&block) });
     }
-    let head = header(messages.len(), meta).join("\n");
+    let shown = blocks.len();
+    let head = header(shown, meta).join("\n");
     let whole = blocks.iter().fold(head.len(), |n, b| n + 1 + b.text.len());
     if whole <= limit {
         let mut out = String::with_capacity(whole);
@@ -155,7 +161,7 @@ pub fn parts(messages: &Messages, meta: &Meta, limit: usize, clean: &dyn Fn(&str
         .into_iter()
         .enumerate()
         .map(|(k, body)| {
-            let lines = header(messages.len(), meta);
+            let lines = header(shown, meta);
             let title = format!("# Conversation before compaction, part {} of {n}", k + 1);
             let rest = lines.get(1..).map(|l| l.join("\n")).unwrap_or_default();
             format!("{title}\n{rest}\n{body}")
@@ -250,10 +256,49 @@ mod tests {
         parse_messages(&serde_json::Value::Array(rows).to_string())
     }
 
+    /// The headings of a history text: their numbers, in order.
+    fn numbers(text: &str) -> Vec<usize> {
+        text.lines()
+            .filter(|l| !l.ends_with("(continued)"))
+            .filter_map(|l| l.strip_prefix("## [")?.split_once(']')?.0.parse().ok())
+            .collect()
+    }
+
     #[test]
-    fn one_part_is_the_reference_text() {
+    fn one_part_is_the_reference_text_but_for_the_numbers() {
         let m = session(5, 10);
-        assert_eq!(parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned()), vec![crate::compat::history::render(&m, &meta())]);
+        let ours = parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned());
+        let reference = crate::compat::history::render(&m, &meta());
+        // No row left out here: the reference's 0-based numbers, one up.
+        let renumbered = (0..5).rev().fold(reference, |t, i| t.replace(&format!("## [{i}] "), &format!("## [{}] ", i + 1)));
+        assert_eq!(ours, vec![renumbered]);
+    }
+
+    /// Issue [13] item 13: the reference numbered a message by its place in the
+    /// event, so the user rows that only carry tool results (shown under the
+    /// call) and empty rows left gaps (`[0]`, `[1]`, `[3]`), and the header
+    /// counted every row (5 messages above 3 headings).
+    #[test]
+    fn numbers_have_no_gaps_and_the_header_counts_the_headings() {
+        let m = parse_messages(
+            r#"[{"role":"user","text":"fix the parser"},
+                {"role":"assistant","text":"","toolUses":[{"tool":"Bash","input":{"command":"cargo test"},"text":"ok"}]},
+                {"role":"user","text":"","toolResults":[{"text":"ok"}]},
+                null,
+                {"role":"assistant","text":""},
+                {"role":"assistant","text":"All pass."},
+                {"role":"user","text":"thanks"}]"#,
+        );
+        let one = parts(&m, &meta(), WRITE_LIMIT, &|t| t.to_owned());
+        assert_eq!(numbers(&one[0]), [1, 2, 3, 4]);
+        assert!(one[0].contains(", 4 messages. "), "{}", one[0]);
+        assert!(one[0].contains("## [2] assistant\n\n### tool Bash\n") && one[0].contains("## [3] assistant\n\nAll pass.\n"));
+        // In parts alike: every part's header says the same count, the numbers go on across parts.
+        let many = session(300, 1000);
+        let split = parts(&many, &meta(), 64 * 1024, &|t| t.to_owned());
+        assert!(split.len() > 2);
+        assert!(split.iter().all(|p| p.contains(", 300 messages. ")));
+        assert_eq!(split.iter().flat_map(|p| numbers(p)).collect::<Vec<_>>(), (1..=300).collect::<Vec<_>>());
     }
 
     #[test]
@@ -269,7 +314,7 @@ mod tests {
         let all = parts.concat();
         for i in 0..400 {
             assert_eq!(all.matches(&format!("msg-{i:05} ")).count(), 1, "message {i}");
-            assert!(all.contains(&format!("## [{i}] ")));
+            assert!(all.contains(&format!("## [{}] ", i + 1)));
         }
         // Parts break between messages: no message is continued.
         assert!(!all.contains("(continued)"));
@@ -283,7 +328,7 @@ mod tests {
         let limit = 64 * 1024;
         let parts = parts(&m, &meta(), limit, &|t| t.to_owned());
         assert!(parts.iter().all(|p| p.len() <= limit));
-        assert!(parts.iter().skip(1).any(|p| p.contains("## [1] assistant (continued)")));
+        assert!(parts.iter().skip(1).any(|p| p.contains("## [2] assistant (continued)")));
         let joined: String = parts.concat();
         assert!(joined.matches('a').count() >= 150_000);
         assert_eq!(joined.matches('é').count(), 100_000);

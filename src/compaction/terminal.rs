@@ -6,7 +6,10 @@
 //! ANSI escapes the screen drew (`ESC[2mCompacted …ESC[22m`, measured on Claude
 //! Code 2.1.328; headless, the same row reads `Compacted `). A search for a word
 //! must not trip over escapes, and a history should not spend a heading on each
-//! echo: each local-command row becomes one short line, the caveat none.
+//! echo: each local-command row becomes one short line, the caveat none. The
+//! screen's own key hints go too (`Compacted (ctrl+o to see full summary)` is
+//! `Compacted`): they tell a person at that screen what to press, and say
+//! nothing to someone reading the history later.
 
 use std::borrow::Cow;
 
@@ -15,6 +18,34 @@ use crate::text::{self, strip_ansi};
 
 /// How much of a local command's output the history keeps on its one line.
 const OUTPUT_UNITS: usize = 200;
+
+/// The modifiers the engine's key hints start with (`ctrl+o to see full summary`).
+const KEY_MODIFIERS: [&str; 6] = ["ctrl+", "shift+", "alt+", "option+", "cmd+", "meta+"];
+
+/// `s` without the screen's key hints: each parenthesis whose text starts with a
+/// modifier and a key (`(ctrl+o to see full summary)`), and the space before it.
+fn without_key_hints(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find('(') {
+        let (before, from) = rest.split_at(open);
+        let inner = from.get(1..).unwrap_or("");
+        let is_hint = KEY_MODIFIERS.iter().any(|m| inner.get(..m.len()).is_some_and(|h| h.eq_ignore_ascii_case(m)));
+        match inner.find(')') {
+            Some(close) if is_hint => {
+                out.push_str(text::trim_end(before));
+                rest = inner.get(close + 1..).unwrap_or("");
+            }
+            _ => {
+                out.push_str(before);
+                out.push('(');
+                rest = inner;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// The text between `<tag>` and `</tag>`, when `s` holds both in that order.
 fn inside<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
@@ -44,7 +75,7 @@ pub fn local_command_line(text_in: &str) -> Option<Option<String>> {
     for (tag, what) in [("local-command-stdout", "output"), ("local-command-stderr", "error output")] {
         if t.starts_with(&format!("<{tag}>")) {
             let out = inside(t, tag).unwrap_or_else(|| t.get(tag.len() + 2..).unwrap_or(""));
-            let out = text::collapse_space(&strip_ansi(out));
+            let out = text::collapse_space(&without_key_hints(&strip_ansi(out)));
             let out = text::trim(&out);
             if out.is_empty() || out == "(no content)" {
                 return Some(None);
@@ -92,13 +123,19 @@ mod tests {
         let bare = "<command-name>/plugin</command-name>\n<command-message>plugin</command-message>\n<command-args></command-args>";
         assert_eq!(local_command_line(bare), Some(Some("(local command: /plugin)".into())));
         let out = "<local-command-stdout>\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m</local-command-stdout>";
-        assert_eq!(local_command_line(out), Some(Some("(local command output: Compacted (ctrl+o to see full summary))".into())));
+        // Issue [13] item 13: the screen's key hint is no part of what the command said.
+        assert_eq!(local_command_line(out), Some(Some("(local command output: Compacted)".into())));
         assert_eq!(local_command_line("<local-command-stdout>(no content)</local-command-stdout>"), Some(None));
         assert_eq!(local_command_line("<local-command-caveat>Caveat: …</local-command-caveat>"), Some(None));
         assert_eq!(local_command_line("please run /compact later"), None);
         let long = format!("<local-command-stdout>{}</local-command-stdout>", "x".repeat(5000));
         let line = local_command_line(&long).flatten().unwrap_or_default();
         assert!(line.len() < 260 && line.ends_with(" …)"), "{line}");
+        // Hints of other keys alike, anywhere; a parenthesis of the command's own stays.
+        let hints = "<local-command-stdout>Set model to opus (Shift+Tab to cycle) (default) (ctrl+x ctrl+e to edit)</local-command-stdout>";
+        assert_eq!(local_command_line(hints), Some(Some("(local command output: Set model to opus (default))".into())));
+        assert_eq!(local_command_line("<local-command-stdout>(ctrl+o to see full summary)</local-command-stdout>"), Some(None));
+        assert_eq!(local_command_line("<local-command-stdout>a (ctrl+o unclosed</local-command-stdout>"), Some(Some("(local command output: a (ctrl+o unclosed)".into())));
         // Unclosed: the rest of the row is the output.
         assert_eq!(local_command_line("<local-command-stdout>half"), Some(Some("(local command output: half)".into())));
     }

@@ -1,13 +1,15 @@
 //! The hooks: every decision compact-plus makes in a session, made here and
 //! performed by the shim (`js/compact-plus.js`).
 //!
-//! A sans-IO driver. The engine fires a hook in the shim; the shim starts it here
-//! ([`Core::start`]) on the event as JSON. A hook is an `async fn` over a
-//! [`Host`]: each `$` call it awaits suspends it, and the step's answer to the
-//! shim (`Wire`) lists the [`Call`]s to perform. The shim performs exactly those
-//! and resumes the hook with their answers ([`Core::resume`]), until the hook
-//! ends in a [`Done`]. Nothing here does I/O, so a native test plays the shim and
-//! the host (`tests/hooks.rs`).
+//! A sans-IO driver on the step protocol ([`crate::step`], which the recall
+//! module's calls run on too). The engine fires a hook in the shim; the shim
+//! starts it here ([`Core::start`]) on the event as JSON. A hook is an `async
+//! fn` over a [`Host`]: each `$` call it awaits suspends it, and the step's
+//! answer to the shim (`Wire`) lists the [`Call`]s to perform, each with the
+//! wait the shim gives it. The shim performs exactly those and resumes the
+//! hook with their answers ([`Core::resume`]), until the hook ends in a
+//! [`Done`]. Nothing here does I/O, so a native test plays the shim and the
+//! host (`tests/hooks.rs`).
 //!
 //! What the hooks promise: errors are values, and a failed call costs only what
 //! depended on it; every hook ends in a [`Done`], and the engine's own result
@@ -15,8 +17,8 @@
 //! session state that must outlive a rebuilt instance ([`Carried`]) goes to the
 //! shim with the step that changed it.
 //!
-//! The parts: [`protocol`] (the calls, their answers, how a hook ends, and the
-//! machine that runs one), `state` (options and session state), one file per
+//! The parts: [`protocol`] (the hooks' calls, how long each is waited for, and
+//! how a hook ends), `state` (options and session state), one file per
 //! hook (`session_compact`, `session_append`, `prompt_context`, `turn_end` for
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
 //! recall tool's `tool.call`, `rescue` for compact-plus's own compaction where
@@ -44,6 +46,14 @@ mod turn_end;
 pub use protocol::{Call, Done, Host};
 pub use state::{Carried, Channel, Options, Pending, Queued, Session, State};
 
+/// The hooks whose first call is always `next` with the event as it came,
+/// whatever the state: the shim may start that `next` before the core is ready
+/// (the compile at start-up, measured 120–240 ms in the real host), so the
+/// engine's own work runs meanwhile, and hands its answer to the core's first
+/// call (`tests/hooks.rs` holds each of them to it). The build writes the list
+/// into pkg/ (`NEXT_FIRST`).
+pub const NEXT_FIRST: [&str; 2] = ["prompt.context", "turn.complete"];
+
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -51,7 +61,8 @@ use std::rc::Rc;
 
 use crate::message;
 use crate::text;
-use protocol::{Answer, Machine, Rejection, Step};
+use crate::step::{on_wire, read_answers, Answers, OnWire};
+use protocol::{Machine, Step};
 use session_compact::CompactEvent;
 
 /// Texts longer than this go through the outbox instead of the step's JSON.
@@ -78,7 +89,7 @@ pub struct Core {
 enum Wire<'a> {
     Ask {
         id: u32,
-        calls: &'a [Call],
+        calls: Vec<OnWire<'a, Call>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         carry: Option<&'a Carried>,
     },
@@ -173,7 +184,7 @@ impl Core {
             Some(m) => {
                 let id = self.next_id;
                 self.next_id = self.next_id.wrapping_add(1).max(1);
-                self.run(id, m, None, None)
+                self.run(id, m, None)
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -183,8 +194,8 @@ impl Core {
     pub fn resume(&mut self, id: u32, answers: &str) -> String {
         match self.machines.remove(&id) {
             Some(m) => {
-                let (answers, rejection) = protocol::parse_wire(answers, m.asked());
-                self.run(id, m, Some(answers), rejection)
+                let answers = read_answers(answers, m.asked(), Vec::new());
+                self.run(id, m, Some(answers))
             }
             None => wire(&Wire::Stuck { stuck: true }),
         }
@@ -208,9 +219,9 @@ impl Core {
         self.machines.remove(&id);
     }
 
-    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Vec<Answer>>, rejection: Option<Rejection>) -> String {
+    fn run(&mut self, id: u32, mut m: Machine<Done>, answers: Option<Answers>) -> String {
         self.outbox.clear();
-        let step = m.step_with(answers, rejection);
+        let step = m.resume(answers);
         let carried = self.session.carried().clone();
         let carry = (self.sent.as_ref() != Some(&carried)).then_some(&carried);
         let (out, carried_out) = match step {
@@ -224,7 +235,7 @@ impl Core {
                         }
                     }
                 }
-                let out = wire(&Wire::Ask { id, calls: &calls, carry });
+                let out = wire(&Wire::Ask { id, calls: on_wire(&calls), carry });
                 if self.machines.len() >= MAX_MACHINES {
                     self.machines.pop_first();
                 }

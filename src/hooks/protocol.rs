@@ -1,20 +1,28 @@
-//! The conversation between the core and the shim.
+//! The hooks' side of the step protocol ([`crate::step`]): the calls a hook
+//! asks the shim for, how long the shim waits for each, and how a hook ends.
 //!
 //! A hook is an `async fn` over a [`Host`]; awaiting a host call suspends it and
 //! hands the shim a list of [`Call`]s to perform. The shim performs exactly those
 //! (`$` calls, or the hook's `next`), passes the answers back, and the hook goes
 //! on, until it ends in a [`Done`]: what the shim makes of the engine's result.
-//! No I/O happens here, so a native test can play the host.
 
-use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
-use std::cell::RefCell;
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 use crate::recall_tool;
+use crate::step::{ShimCall, Wait};
+
+pub use crate::step::{parse_answers, parse_wire, value, Answer, Rejection};
+
+/// The hooks' host, machine and step: the step protocol over [`Call`].
+pub type Host = crate::step::Host<Call>;
+pub type Ask = crate::step::Ask<Call>;
+pub type Machine<T> = crate::step::Machine<Call, T>;
+pub type Step<T> = crate::step::Step<Call, T>;
+
+/// How long the shim waits for a `$` call a hook asks: a hung one must not
+/// hang the compaction (the hook's budget stops while a `$` call is in flight).
+pub const CALL_WAIT_MS: u64 = 30_000;
 
 /// One thing the shim does for the core.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -26,11 +34,6 @@ pub enum Call {
     Now,
     Exists { path: String },
     Read { path: String },
-    /// `$.fs.read(path, { offset, length })`: one range of a file, at most 4 MiB.
-    #[serde(rename = "read")]
-    ReadRange { path: String, offset: u64, length: u64 },
-    /// `$.session.cwd()`: the project's folder.
-    Cwd,
     Write { path: String, text: String },
     /// A `Write` whose text waits in the core's outbox (`takeText(textRef)`), so a
     /// long text crosses the boundary as one string, not escaped inside the JSON.
@@ -52,6 +55,9 @@ pub enum Call {
     },
     Run {
         argv: Vec<String>,
+        /// Variables set over the host's environment (`$.process.run`'s `env`).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        env: BTreeMap<String, String>,
         #[serde(rename = "timeoutMs")]
         timeout_ms: u64,
     },
@@ -116,7 +122,9 @@ pub enum Call {
     Messages { last: u32 },
     /// The recall module's search, as the recall tool runs it (`Done::search`);
     /// the answer is its text.
-    Search { search: Search },
+    Search { search: recall_tool::Recall },
+    /// `$.session.cwd()`: the project's folder (the brief's earlier sessions).
+    Cwd,
     /// `$.command.run({ command, args })`: queued until the session is idle; it
     /// resolves only after the queued command has run (measured on 2.1.328).
     Command { command: String, args: String },
@@ -128,179 +136,20 @@ impl Call {
     }
 }
 
-/// What a call came back with: its value as JSON text, or the error's message.
-pub type Answer = Result<Box<RawValue>, String>;
-
-/// An answer as the shim sends it: `{ "ok": value }` or `{ "err": "message" }`.
-#[derive(Debug, Deserialize)]
-struct WireAnswer {
-    #[serde(default)]
-    ok: Option<Box<RawValue>>,
-    #[serde(default)]
-    err: Option<String>,
-    /// The error is `next`'s own rejection (only a `nextResult` answer says so).
-    #[serde(default)]
-    rejected: bool,
-    /// `next.signal` had aborted when it rejected: the person pressed Esc.
-    #[serde(default)]
-    aborted: bool,
-}
-
-/// `next` rejected: its message, and whether the person aborted the compaction.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rejection {
-    pub message: String,
-    pub aborted: bool,
-}
-
-fn null() -> Box<RawValue> {
-    RawValue::from_string("null".into()).unwrap_or_else(|_| Box::<RawValue>::default())
-}
-
-/// Reads the shim's answers. `undefined` (a `write`'s) comes as `{}`: null.
-/// Unreadable answers are errors, one per call asked, so nothing waits forever.
-pub fn parse_answers(json: &str, asked: usize) -> Vec<Answer> {
-    parse_wire(json, asked).0
-}
-
-/// The answers, and the rejection of `next` one of them carried (out of band:
-/// only the shim's `rejected: true` says an error was `next`'s own).
-pub fn parse_wire(json: &str, asked: usize) -> (Vec<Answer>, Option<Rejection>) {
-    let wire: Vec<WireAnswer> = serde_json::from_str(&crate::text::well_formed_json(json)).unwrap_or_default();
-    let rejection = wire.iter().take(asked).find(|w| w.rejected).map(|w| Rejection {
-        message: w.err.clone().unwrap_or_default(),
-        aborted: w.aborted,
-    });
-    let mut answers: Vec<Answer> = wire
-        .into_iter()
-        .map(|w| match (w.ok, w.err) {
-            (_, Some(err)) => Err(err),
-            (Some(ok), None) => Ok(ok),
-            (None, None) => Ok(null()),
-        })
-        .collect();
-    answers.resize_with(asked.max(answers.len()), || Err("no answer".into()));
-    answers.truncate(asked);
-    (answers, rejection)
-}
-
-#[derive(Default)]
-struct Exchange {
-    asked: Vec<Call>,
-    answers: Option<Vec<Answer>>,
-    /// The rejection of `next` that came with the last answers.
-    rejection: Option<Rejection>,
-}
-
-/// The hook's side of the exchange.
-#[derive(Clone, Default)]
-pub struct Host {
-    exchange: Rc<RefCell<Exchange>>,
-}
-
-impl Host {
-    /// Asks for several calls at once (the shim runs them together).
-    pub fn ask(&self, calls: Vec<Call>) -> Ask {
-        Ask { host: self.clone(), calls: Some(calls) }
-    }
-
-    pub async fn call(&self, call: Call) -> Answer {
-        self.ask(vec![call]).await.into_iter().next().unwrap_or_else(|| Err("no answer".into()))
-    }
-
-    /// Whether the answers just received carried `next`'s rejection (a
-    /// [`Call::NextResult`]'s), and what it was.
-    pub fn rejection(&self) -> Option<Rejection> {
-        self.exchange.borrow().rejection.clone()
-    }
-}
-
-/// A pending batch of calls.
-pub struct Ask {
-    host: Host,
-    calls: Option<Vec<Call>>,
-}
-
-impl Future for Ask {
-    type Output = Vec<Answer>;
-    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Vec<Answer>> {
-        if let Some(calls) = self.calls.take() {
-            self.host.exchange.borrow_mut().asked = calls;
-            return Poll::Pending;
+impl ShimCall for Call {
+    fn wait(&self) -> Wait {
+        match self {
+            // Handled by the shim itself: `next` and the event's texts.
+            Call::Next { .. } | Call::NextRow { .. } | Call::StartNext { .. } | Call::NextResult | Call::Texts { .. } | Call::Pack { .. } => Wait::Untimed,
+            // The recall module's own machine: its calls carry their own bounds.
+            Call::Search { .. } => Wait::Untimed,
+            // A timer, and the queued command (it resolves once it has run,
+            // however long the compaction takes).
+            Call::After { .. } | Call::Command { .. } => Wait::Untimed,
+            // `timeoutMs` bounds the completion itself; this only backs it up.
+            Call::Complete { timeout_ms, .. } => Wait::Within(timeout_ms.saturating_add(CALL_WAIT_MS)),
+            _ => Wait::Within(CALL_WAIT_MS),
         }
-        match self.host.exchange.borrow_mut().answers.take() {
-            Some(answers) => Poll::Ready(answers),
-            None => Poll::Pending,
-        }
-    }
-}
-
-/// Where a hook stands after a step.
-#[derive(Debug)]
-pub enum Step<T> {
-    /// Perform these and call back with the answers, in order.
-    Ask(Vec<Call>),
-    Done(T),
-    /// Waiting, with nothing asked: no answer can ever resume it. A bug in a
-    /// hook; the core answers `stuck` and the shim lets the engine's result through.
-    AskedNothing,
-}
-
-/// A running hook.
-pub struct Machine<T> {
-    future: Pin<Box<dyn Future<Output = T>>>,
-    host: Host,
-    asked: usize,
-}
-
-impl<T: 'static> Machine<T> {
-    pub fn new<F, Fut>(hook: F) -> Self
-    where
-        F: FnOnce(Host) -> Fut,
-        Fut: Future<Output = T> + 'static,
-    {
-        let host = Host::default();
-        Machine { future: Box::pin(hook(host.clone())), host, asked: 0 }
-    }
-
-    /// Runs the hook to its next call, with the answers to the last ones.
-    pub fn step(&mut self, answers: Option<Vec<Answer>>) -> Step<T> {
-        self.step_with(answers, None)
-    }
-
-    /// `step`, with the rejection of `next` the answers carried ([`parse_wire`]).
-    pub fn step_with(&mut self, answers: Option<Vec<Answer>>, rejection: Option<Rejection>) -> Step<T> {
-        if let Some(mut answers) = answers {
-            answers.resize_with(self.asked, || Err("no answer".into()));
-            let mut exchange = self.host.exchange.borrow_mut();
-            exchange.answers = Some(answers);
-            exchange.rejection = rejection;
-        }
-        let mut cx = Context::from_waker(Waker::noop());
-        match self.future.as_mut().poll(&mut cx) {
-            Poll::Ready(done) => Step::Done(done),
-            Poll::Pending => {
-                let asked = std::mem::take(&mut self.host.exchange.borrow_mut().asked);
-                self.asked = asked.len();
-                if asked.is_empty() {
-                    Step::AskedNothing
-                } else {
-                    Step::Ask(asked)
-                }
-            }
-        }
-    }
-
-    pub fn asked(&self) -> usize {
-        self.asked
-    }
-}
-
-/// Reads an answer's value as `T`, or says why not.
-pub fn value<T: for<'de> Deserialize<'de>>(answer: &Answer) -> Result<T, String> {
-    match answer {
-        Ok(raw) => serde_json::from_str(raw.get()).map_err(|e| e.to_string()),
-        Err(e) => Err(e.clone()),
     }
 }
 
@@ -323,10 +172,10 @@ pub struct Done {
     /// The recall tool's answer, without `next` (tool.call).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
-    /// Read these history files and answer the recall tool with the search of
-    /// them (the search is the recall wasm's), without `next`.
+    /// Answer the recall tool with what the recall module finds (its own
+    /// machine, run by the shim), without `next`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<Search>,
+    pub search: Option<recall_tool::Recall>,
     /// Lines for the person's transcript (`$.ui.log`, `ui_log` headless), never
     /// the model's, logged once the hook has returned: logged inside a
     /// `session.compact` hook the terminal draws them above the `/compact` line,
@@ -368,46 +217,6 @@ pub struct Compacted {
 pub struct ContextBlock {
     pub name: &'static str,
     pub text: String,
-}
-
-/// The recall tool's search: the files to read, and the query to run on them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Search {
-    pub paths: Vec<String>,
-    pub query: recall_tool::Query,
-    /// Scope `project`: the recall module's walk to run (`paths` is then
-    /// empty and `query` unused).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub project: Option<Project>,
-}
-
-/// A project recall: the recall module walks this project's earlier sessions
-/// (`recall/src/walk.rs`) from the tool's `input` as the model gave it and this
-/// session's history folder.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Project {
-    pub input: String,
-    #[serde(rename = "historyDir")]
-    pub history_dir: String,
-}
-
-/// One file of a project recall, as the recall module's walk names it for the shim to read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Source {
-    /// `claude`, `codex`, `opencode-prompts` or `summary`.
-    pub kind: &'static str,
-    pub session: String,
-    pub path: String,
-    #[serde(rename = "mtimeMs")]
-    pub mtime_ms: f64,
-    pub size: u64,
-    pub reads: Vec<Range>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Range {
-    pub offset: u64,
-    pub length: u64,
 }
 
 impl Done {
@@ -479,11 +288,14 @@ mod tests {
     }
 
     #[test]
-    fn short_or_garbled_answers_are_errors_not_hangs() {
-        assert_eq!(parse_answers("garbage", 2).len(), 2);
-        assert!(parse_answers("[]", 1)[0].is_err());
-        let a = parse_answers("[{}]", 1);
-        assert_eq!(a[0].as_ref().unwrap().get(), "null");
+    fn each_call_carries_the_wait_the_shim_gives_it() {
+        let j = serde_json::to_string(&crate::step::on_wire(&[Call::Now, Call::After { ms: 5 }])).unwrap();
+        assert_eq!(j, r#"[{"op":"now","waitMs":30000},{"op":"after","ms":5}]"#);
+        let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
+        assert_eq!(c.wait(), Wait::Within(9 + CALL_WAIT_MS), "the completion's own bound, backed up");
+        for untimed in [Call::next(), Call::NextResult, Call::Command { command: "compact".into(), args: String::new() }] {
+            assert_eq!(untimed.wait(), Wait::Untimed, "{untimed:?}");
+        }
     }
 
     #[test]

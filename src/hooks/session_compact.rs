@@ -248,9 +248,8 @@ async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), Stri
             continue;
         };
         if prune::expired(&f, &folder, &l, cutoff, windows) {
-            let _ = host
-                .call(Call::Run { argv: prune::remove_argv(&folder, windows), timeout_ms: prune::REMOVE_TIMEOUT_MS })
-                .await;
+            let prune::Removal { argv, env } = prune::removal(&folder, windows);
+            let _ = host.call(Call::Run { argv, env, timeout_ms: prune::REMOVE_TIMEOUT_MS }).await;
         }
     }
     Ok(())

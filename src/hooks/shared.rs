@@ -43,16 +43,26 @@ pub(super) async fn session_id(host: &Host) -> Result<JsVal, String> {
 /// The home is `HOME`, as the engine's own `~/.claude` is, except on Windows
 /// (`OS=Windows_NT`), where it is `USERPROFILE`: WSL can share `USERPROFILE`
 /// into Linux as a `/mnt/c/…` path that is not this home.
+///
+/// The three variables and the session id are asked at once: one round trip
+/// where there were up to four, each waiting on the engine's main thread, which
+/// at start-up is busy (measured in the first prompt.context: 3–200 ms each,
+/// tests/HOST.md). An answer that is not needed is not read, its error neither.
 pub(super) async fn history_dir(host: &Host) -> Result<Option<String>, String> {
-    let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
-    let (first, second) = if windows { ("USERPROFILE", "HOME") } else { ("HOME", "USERPROFILE") };
+    let answers = host
+        .ask(vec![Call::Env { name: "OS" }, Call::Env { name: "HOME" }, Call::Env { name: "USERPROFILE" }, Call::SessionId])
+        .await;
+    let [os, home, profile, id] = answers.as_slice() else { return Err("the host answered short".into()) };
+    let variable = |a: &protocol::Answer| protocol::value::<Option<String>>(a);
+    let windows = variable(os)?.as_deref() == Some("Windows_NT");
+    let (first, second) = if windows { (profile, home) } else { (home, profile) };
     // `??`: an empty value is a home that is not there, not a reason to look further.
-    let home = match env(host, first).await? {
+    let home = match variable(first)? {
         Some(h) => Some(h),
-        None => env(host, second).await?,
+        None => variable(second)?,
     };
     let Some(home) = home.filter(|h| !h.is_empty()) else { return Ok(None) };
-    let id = session_id(host).await?;
+    let id = protocol::value::<JsVal>(id)?;
     Ok(history::folder(&home, &id.to_js_string()))
 }
 
@@ -151,13 +161,12 @@ async fn keep(host: &Host, dir: &str, name: &str, text: String) {
 }
 
 /// The blocks an earlier process of this session kept and did not deliver:
-/// `Pending`, or the list of finished texts an older compact-plus kept.
+/// `Pending`, or the list of finished texts an older compact-plus kept. Read
+/// without asking first whether the file is there: a missing one rejects, which
+/// costs nothing, and the first prompt.context of a session saves a round trip.
 pub(super) async fn pending_on_disk(host: &Host) -> Option<(String, Pending)> {
     let dir = history_dir(host).await.ok()??;
     let path = format!("{dir}/{PENDING_FILE}");
-    if !protocol::value::<bool>(&host.call(Call::Exists { path: path.clone() }).await).unwrap_or(false) {
-        return None;
-    }
     let text: String = protocol::value(&host.call(Call::Read { path }).await).ok()?;
     let pending = match serde_json::from_str::<Pending>(&text) {
         Ok(p) => p,

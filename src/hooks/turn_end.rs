@@ -116,7 +116,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     // (`$.session.compact()` from here would skip it in the terminal, and is
     // refused headless). It resolves only after that compaction ran, so what
     // recognises it is set first.
-    let token = marker::token(now(&host).await.unwrap_or(0.0), seen);
+    let token = marker::token(now(&host).await.unwrap_or(f64::NAN));
     session.carried_mut().queued = Some(Queued { token: token.clone(), seen });
     let queued = host.call(Call::Command { command: "compact".into(), args: marker::marker(&token) }).await;
     if let Err(err) = queued {
@@ -134,38 +134,40 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
 }
 
 /// The turn-end compaction's `/compact`: the marker its instructions carry.
+///
+/// The terminal shows it as the queued command's arguments
+/// (`❯ /compact compact-plus: compacting between turns, …`), so it says in words
+/// what it is and when it was queued; the time is also what tells this queued
+/// command from an earlier one of ours (a person's `/compact` never has this
+/// exact text).
 pub(super) mod marker {
+    use crate::text::stamp;
+
     /// The trigger its history file and log line name.
     pub const TRIGGER: &str = "turn-end";
-    const HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (#";
+    const HEAD: &str = "compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at ";
+    const TAIL: &str = " UTC)";
 
-    /// A token no other queued `/compact` of this session has: the clock, and
-    /// the compactions seen.
-    pub fn token(now: f64, seen: u64) -> String {
-        // The clock's last minutes in base 36: short on screen, and no two
-        // queued in one session alike (`seen` differs when the clock repeats).
-        let mut ms = if now.is_finite() && now >= 0.0 { (now as u64) % 36u64.pow(5) } else { 0 };
-        let mut digits = Vec::new();
-        loop {
-            digits.push(char::from_digit((ms % 36) as u32, 36).unwrap_or('0'));
-            ms /= 36;
-            if ms == 0 {
-                break;
-            }
-        }
-        let clock: String = digits.iter().rev().collect();
-        format!("{clock}-{seen}")
+    /// What tells this queued command from the others of the session: the time
+    /// it was queued, to the second (`14:32:07`). Two turn-end compactions are
+    /// never queued in one second: one waits for the compaction before the next
+    /// can arm. A clock that gives no time gives `--:--:--`.
+    pub fn token(now: f64) -> String {
+        // `2026-11-29T14:32:07.000Z` -> `14:32:07`.
+        stamp::iso(now).and_then(|iso| iso.get(11..19).map(str::to_owned)).unwrap_or_else(|| "--:--:--".into())
     }
 
     /// What the person sees as the queued command's arguments.
     pub fn marker(token: &str) -> String {
-        format!("{HEAD}{token})")
+        format!("{HEAD}{token}{TAIL}")
     }
 
     /// The token of a marker, or `None` for any other instructions.
     pub fn token_of(instructions: &str) -> Option<&str> {
-        let token = instructions.trim().strip_prefix(HEAD)?.strip_suffix(')')?;
-        let well_formed = !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        let token = instructions.trim().strip_prefix(HEAD)?.strip_suffix(TAIL)?;
+        let b = token.as_bytes();
+        let well_formed = b.len() == 8
+            && b.iter().enumerate().all(|(i, c)| if i == 2 || i == 5 { *c == b':' } else { c.is_ascii_digit() || *c == b'-' });
         well_formed.then_some(token)
     }
 
@@ -175,16 +177,32 @@ pub(super) mod marker {
 
         #[test]
         fn a_marker_gives_its_token_back_and_nothing_else_is_one() {
-            for (now, seen) in [(1_796_115_389_325.0, 1), (0.0, 0), (f64::NAN, 7), (-5.0, 2), (1e300, 3)] {
-                let t = token(now, seen);
-                assert!(t.len() <= 5 + 1 + 20, "{t}");
+            for now in [1_796_115_389_325.0, 0.0, f64::NAN, -5.0, 1e300] {
+                let t = token(now);
                 assert_eq!(token_of(&marker(&t)), Some(t.as_str()));
                 assert_eq!(token_of(&format!("  {}\n", marker(&t))), Some(t.as_str()), "as the engine may trim it");
             }
-            assert_ne!(token(1_796_115_389_325.0, 1), token(1_796_115_389_325.0, 2));
-            for other in ["", "keep the parser", "compact-plus: compacting between turns", &format!("{HEAD})"), &format!("{HEAD}a b)"), &format!("{HEAD}x) and more")] {
+            assert_ne!(token(1_796_115_389_325.0), token(1_796_115_390_325.0));
+            for other in [
+                "",
+                "keep the parser",
+                "compact-plus: compacting between turns",
+                &format!("{HEAD}{TAIL}"),
+                &format!("{HEAD}12:00{TAIL}"),
+                &format!("{HEAD}12:00:00{TAIL} and more"),
+                &format!("{HEAD}ab:cd:ef{TAIL}"),
+            ] {
                 assert_eq!(token_of(other), None, "{other}");
             }
+        }
+
+        /// Issue [13] item 13: the line the terminal shows ends in words a person
+        /// reads, not an internal token (`(#sp0bi-3)` before).
+        #[test]
+        fn the_marker_reads_as_words_and_a_time() {
+            let m = marker(&token(1_764_425_527_000.0));
+            assert_eq!(m, "compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at 14:12:07 UTC)");
+            assert!(!m.contains('#'));
         }
     }
 }

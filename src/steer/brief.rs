@@ -98,7 +98,7 @@ pub struct Source<'a> {
 pub fn render(src: &Source, summary: &str) -> String {
     let short = text::head(src.session, 8);
     let more = if src.recall {
-        format!("For more of that session, call the recall tool (mcp__compact-plus__recall) with scope \"project\" and session \"{short}\".")
+        format!("For more of that session, call the recall tool ({}) with scope \"project\" and session \"{short}\".", crate::recall_tool::TOOL_NAME)
     } else {
         format!("That summary is {}.", src.path)
     };

@@ -70,9 +70,9 @@ mod tests {
     fn inputs_are_the_tools_own() {
         let i = inputs("a b", true);
         assert_eq!(i.len(), 2);
-        let s = crate::recall_tool::parse_input(&i[0]).unwrap();
-        assert_eq!((s.scope, s.query.unwrap().limit), (crate::recall_tool::Scope::Session, LIMIT));
-        assert_eq!(crate::recall_tool::parse_input(&i[1]).unwrap().scope, crate::recall_tool::Scope::Project);
+        use crate::recall_tool::{parse_input, Project, Request};
+        assert!(matches!(parse_input(&i[0]), Ok(Request::Session(q)) if q.limit == LIMIT && q.text == "a b"));
+        assert!(matches!(parse_input(&i[1]), Ok(Request::Project(Project::Search { query, .. })) if query.limit == LIMIT));
         assert_eq!(inputs("a", false).len(), 1);
     }
 }

@@ -46,6 +46,9 @@
 //     the CLI with --allowedTools Bash so it really runs);
 //   * a turn whose prompt text holds `FAKE_TOOL_USE:{"name":"...","input":{...}}` (JSON to the end
 //     of that line): a tool_use of that tool name and input, whatever the tool;
+//     `FAKE_TOOL_USES:[{…},{…}]`: those tool_uses in one answer, as a model asks tools in parallel
+//     (ids toolu_fake_<n>, toolu_fake_<n>b, …: with an id ending `_<k>` the CLI 2.1.328 paired both
+//     results with the first id and dropped one, "ensureToolResultPairing: repaired");
 //   * the follow-up request carrying the tool_result(s): the normal text reply;
 //   * anything else on /v1/messages: the normal text reply.
 // "Prompt text" is the person's text in the last non-system message when it is a user message
@@ -117,6 +120,15 @@ export function promptText(body) {
     .join('\n');
 }
 
+/** The tool_uses this request should be answered with, or null. */
+export function toolUsesFor(body, knobs) {
+  const text = promptText(body);
+  const many = text !== null && /FAKE_TOOL_USES:(\[[^\n]*\])/.exec(text);
+  if (many) return JSON.parse(many[1]).map((spec) => ({ name: String(spec.name), input: spec.input ?? {} }));
+  const one = toolUseFor(body, knobs);
+  return one ? [one] : null;
+}
+
 /** The tool_use this request should be answered with, or null. */
 export function toolUseFor(body, knobs) {
   const text = promptText(body);
@@ -181,7 +193,8 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
     let inputTokens = kind === 'compaction' ? state.compactionInputTokens
       : (state.inputTokensSeq.length ? state.inputTokensSeq.shift() : state.inputTokens);
     if (inputTokens === 'estimate') inputTokens = Math.ceil(JSON.stringify(body ?? {}).length / 4);
-    const tool = kind === 'normal' ? toolUseFor(body, state) : null;
+    const tools = kind === 'normal' ? toolUsesFor(body, state) : null;
+    const tool = tools?.[0] ?? null;
     if (noSummary) {
       if (kind === 'compaction') failed++;
       Object.assign(entry, { kind, injected: failMode });
@@ -191,12 +204,12 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
       : kind === 'compaction'
       ? `<analysis>fake analysis</analysis>\n<summary>\n${state.summary}\n</summary>`
       : kind === 'rescue' ? state.rescueReply : state.reply;
-    Object.assign(entry, { kind, inputTokens, toolUse: tool, reply: tool ? null : text });
+    Object.assign(entry, { kind, inputTokens, toolUse: tool, toolUses: tools, reply: tool ? null : text });
     if (kind === 'rescue' && state.rescueDelayMs) {
       const { rescueDelayMs } = state;
-      return later({ rescueDelayMs }, () => answer(res, body, entry.n, model, tool, text, usage(state, 10, inputTokens, kind)));
+      return later({ rescueDelayMs }, () => answer(res, body, entry.n, model, tools, text, usage(state, 10, inputTokens, kind)));
     }
-    answer(res, body, entry.n, model, tool, text, usage(state, 10, inputTokens, kind));
+    answer(res, body, entry.n, model, tools, text, usage(state, 10, inputTokens, kind));
   }
 
   /** After the rescue's delay, if any. */
@@ -205,13 +218,17 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
     else fn();
   }
 
-  function answer(res, body, n, model, tool, text, u) {
+  function answer(res, body, n, model, tools, text, u) {
     const id = `msg_fake_${run}_${n}`;
-    const toolBlock = tool && { type: 'tool_use', id: `toolu_fake_${run}_${n}`, name: tool.name, input: tool.input };
+    const tool = tools?.[0] ?? null;
+    // Ids unique per fake instance (a resumed CLI must not meet an id its transcript holds), and
+    // no `_<digits>` at the end, a second tool of one answer told by a letter: an id ending
+    // `_<k>` was paired with another and dropped (tests/HOST.md, the recall tool's section).
+    const toolBlocks = (tools ?? []).map((t, k) => ({ type: 'tool_use', id: `toolu_fake_${run}n${n}${k ? String.fromCharCode(97 + k) : ''}`, name: t.name, input: t.input }));
     if (!body?.stream) {
       const s = JSON.stringify({
         id, type: 'message', role: 'assistant', model,
-        content: [tool ? toolBlock : { type: 'text', text }],
+        content: tool ? toolBlocks : [{ type: 'text', text }],
         stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: u,
       });
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}` });
@@ -227,9 +244,11 @@ export async function startFakeApi({ port = 0, knobs = {}, logPath = null, quiet
         usage: { ...u, output_tokens: 1 } },
     });
     if (tool) {
-      ev('content_block_start', { index: 0, content_block: { ...toolBlock, input: {} } });
-      ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(tool.input) } });
-      ev('content_block_stop', { index: 0 });
+      toolBlocks.forEach((block, index) => {
+        ev('content_block_start', { index, content_block: { ...block, input: {} } });
+        ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+        ev('content_block_stop', { index });
+      });
       ev('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 10 } });
     } else {
       ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });

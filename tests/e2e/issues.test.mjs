@@ -260,14 +260,15 @@ test('[3] 4,096 messages and ~30 MB: every part under the write limit, every mes
   made.forEach((m, i) => {
     const hit = whereNext(markers[i]);
     assert.ok(hit, `message ${i} not found`);
-    assert.equal(hit.h?.n, i, `message ${i} sits under heading ${hit.h?.n}`);
+    // Numbered from 1 as the file shows them (issue [13] item 13: no gaps).
+    assert.equal(hit.h?.n, i + 1, `message ${i} sits under heading ${hit.h?.n}`);
     assert.equal(hit.h.continued, false);
     const body = m.text.trim();
     if (hit.p.text.startsWith(body, hit.at)) { whole += 1; return; }
     // Over a part on its own: it goes on in the next parts under "## [i] role (continued)".
     let joined = hit.p.text.slice(hit.at, segmentEnd(hit.p, hit.at)).replace(/\n+$/, '');
     for (const p of parts.slice(parts.indexOf(hit.p) + 1)) {
-      const c = p.hs.find((h) => h.n === i && h.continued);
+      const c = p.hs.find((h) => h.n === i + 1 && h.continued);
       if (!c) break;
       const from = p.text.indexOf('\n\n', c.at) + 2;
       joined += `\n${p.text.slice(from, segmentEnd(p, from)).replace(/\n+$/, '')}`;
@@ -276,11 +277,11 @@ test('[3] 4,096 messages and ~30 MB: every part under the write limit, every mes
     assert.ok(joined === body, `message ${i}: its text on disk differs from the event's`);
     whole += 1;
   });
-  for (const [i, marker] of [...endMarkers, ...toolMarkers]) assert.equal(where(marker)?.h?.n, i, `${marker} is not under message ${i}`);
+  for (const [i, marker] of [...endMarkers, ...toolMarkers]) assert.equal(where(marker)?.h?.n, i + 1, `${marker} is not under message ${i + 1}`);
   const giant = parts.filter((p) => p.hs.some((h) => h.continued)).length;
   const ownAt = [where(own.user)?.h?.n, where(own.reply)?.h?.n];
-  assert.deepEqual(ownAt, [4094, 4095], 'the engine\'s own messages are not the last two');
-  t.diagnostic(`every message under its own "## [n] role" heading with its whole text (${whole} of ${made.length}; message 1001, ~6.7 MB, across ${giant + 1} parts under "(continued)"), each tool result's head under its message; the engine's two as [4094] and [4095] (${Math.round(performance.now() - t1)} ms)`);
+  assert.deepEqual(ownAt, [4095, 4096], 'the engine\'s own messages are not the last two');
+  t.diagnostic(`every message under its own "## [n] role" heading with its whole text (${whole} of ${made.length}; message 1001, ~6.7 MB, across ${giant + 1} parts under "(continued)"), each tool result's head under its message; the engine's two as [4095] and [4096] (${Math.round(performance.now() - t1)} ms)`);
 
   // The log line and the pointer in the summary row.
   const firstPath = path.join(dir, first).split(path.sep).join('/');

@@ -47,7 +47,7 @@
 //   and also: tool results found (by the head of their text), whether the newest person message is
 //   the last one the verbatim block keeps, audit entries in a noise shape (the named predicates below), and the
 //   `/compact` wall time with the mod, without it (`mod: 'none'`), with the reference mod and with
-//   the mod's recall tool off (its MCP server is what connects before the first turn).
+//   the mod's recall tool off (the tool joins the tool list through a tool.list hook).
 // The Codex CLI rollouts there have no host to resume them in: they must at least parse (every
 // line JSON, every row of a known type); their row types are counted.
 import { test } from 'node:test';
@@ -306,12 +306,14 @@ async function resumeOnce(file, variant, k) {
     turnTimeoutMs: TURN_TIMEOUT_MS, sessionTimeoutMs: SESSION_TIMEOUT_MS,
   });
   const compactMs = run.turns[0]?.result && !run.turns[0].result.is_error ? run.turns[0].ms : null;
-  const visible = /mcp__compact-plus__recall visible after (\d+)ms/.exec(run.debugLog);
-  const start = hookTimes(run).find((h) => h.hook === 'session.start');
+  const times = hookTimes(run);
+  const first = (hook) => times.find((h) => h.hook === hook)?.ms ?? null;
   return {
     run, variant, compactMs, ...phases(run.debugLog),
-    recallVisibleMs: visible ? Number(visible[1]) : null,
-    sessionStartMs: start ? start.ms : null,
+    // The mod's (and the reference's) own hooks on the way to the summarizer request.
+    toolListMs: first('tool.list'),
+    firstContextMs: first('prompt.context'),
+    recallListed: run.requests.some((r) => (r.body?.tools ?? []).some((x) => x?.name === 'compact_plus_recall')),
     optionsRead: /no pluginConfigs\["compact-plus"/.test(run.debugLog) ? 'defaults' : run.modDir ? 'settings' : null,
   };
 }
@@ -371,7 +373,8 @@ function judge(file, { runs }) {
   const timing = Object.fromEntries(Object.entries(runs).map(([v, rs]) => [v, median(rs.map((r) => r.compactMs))]));
   const boot = Object.fromEntries(Object.entries(runs).map(([v, rs]) => [v, median(rs.map((r) => r.bootMs))]));
   const hooks = Object.fromEntries(Object.entries(runs).map(([v, rs]) => [v, median(rs.map((r) => r.startupHooksMs))]));
-  const row = { file: file.rel, short: file.short, timing, boot, hooks, recallVisibleMs: median(runs.mod.map((r) => r.recallVisibleMs)), sessionStartMs: median(runs.mod.map((r) => r.sessionStartMs)), failures };
+  const firstContext = Object.fromEntries(Object.entries(runs).map(([v, rs]) => [v, median(rs.map((r) => r.firstContextMs))]));
+  const row = { file: file.rel, short: file.short, timing, boot, hooks, firstContext, toolListMs: median(runs.mod.map((r) => r.toolListMs)), failures };
   if (!run.ok) {
     failures.push(`the resumed session did not complete: ${run.timedOut ?? `exit ${JSON.stringify(run.exit)}`}; turns ${JSON.stringify(run.turns.map((x) => x.result?.result?.slice?.(0, 120) ?? null))}; stderr ${run.stderr.slice(-600)}`);
     return { row, lines, failures, run };
@@ -487,10 +490,11 @@ function judge(file, { runs }) {
   const fmt = (ms) => (ms === null || ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`);
   say(`/compact wall time (CLI start to its result): ${Object.entries(timing).map(([v, ms]) => `${v} ${fmt(ms)}`).join(', ')}${REPEAT > 1 ? ` (medians of ${REPEAT})` : ''}`);
   say(`  of it, boot to session.start: ${Object.entries(boot).map(([v, ms]) => `${v} ${ms ?? '–'} ms`).join(', ')}; session.start to the summarizer request: ${Object.entries(hooks).map(([v, ms]) => `${v} ${ms ?? '–'} ms`).join(', ')}`);
-  say(`  compact-plus session.start settled in ${row.sessionStartMs ?? '–'} ms, the recall tool visible after ${row.recallVisibleMs ?? '–'} ms of it`);
+  say(`  compact-plus's tool.list hook (the recall tool listed, the compile started) settled in ${row.toolListMs ?? '–'} ms; the first prompt.context settled in ${Object.entries(firstContext).map(([v, ms]) => `${v} ${ms ?? '–'} ms`).join(', ')}`);
   const off = runs['recall-off']?.[0];
   if (off && off.optionsRead !== 'settings') failures.push(`the recall-off run did not read its options from settings.json (${off.optionsRead})`);
-  if (off && off.recallVisibleMs !== null) failures.push('the recall-off run still registered the recall tool');
+  if (off && off.recallListed) failures.push('the recall-off run still listed the recall tool');
+  if (!modRun.recallListed) failures.push('the recall tool was in no request');
   return { row, lines, failures, run };
 }
 
@@ -588,9 +592,10 @@ test('the table', { skip: SKIP }, async (t) => {
   if (med('none') !== null) summary.push(`What the mod adds to a /compact: ${fmt(med('mod') - med('none'))} s (median with minus median without)${med('recall-off') !== null ? `; of it, the recall tool (recallTool on vs off): ${fmt(med('mod') - med('recall-off'))} s` : ''}; per-file differences, median: ${fmt(median(order.map((r) => (r.timing.mod ?? NaN) - (r.timing.none ?? NaN)).filter((x) => !Number.isNaN(x))))} s.`);
   const medOf = (key, c) => median(order.map((r) => r[key][c]));
   summary.push(`Of it (medians over the files, from the debug log): boot to session.start ${cols.map((c) => `${c} ${medOf('boot', c) ?? '–'} ms`).join(', ')}; session.start to the summarizer request ${cols.map((c) => `${c} ${medOf('hooks', c) ?? '–'} ms`).join(', ')}.`);
-  const visible = median(order.map((r) => r.recallVisibleMs));
-  const settled = median(order.map((r) => r.sessionStartMs));
-  if (visible !== null) summary.push(`The recall tool's share, measured inside the mod's own runs (steadier than the difference of two runs): compact-plus's session.start hook, which the first turn waits for and which only registers the recall tool, settled in a median ${settled} ms, the tool's MCP server visible after ${visible} ms of it (debug log: \`mcp__compact-plus__recall visible after …ms\`); with \`recallTool: false\` the hook is not registered.`);
+  // The /compact a person waits for, as a ratio of the engine alone, file by file, then the median.
+  const ratio = (c) => median(order.map((r) => (r.timing[c] && r.timing.none ? r.timing[c] / r.timing.none : NaN)).filter((x) => !Number.isNaN(x)));
+  if (med('none') !== null) summary.push(`The /compact a person waits for, per file as a ratio of the engine alone, median: ${cols.filter((c) => c !== 'none').map((c) => `${c} ${ratio(c)?.toFixed(2) ?? '–'}×`).join(', ')}.`);
+  summary.push(`The first prompt.context of a session (its hook's own time, debug log), median: ${cols.filter((c) => c !== 'none').map((c) => `${c} ${medOf('firstContext', c) ?? '–'} ms`).join(', ')}; compact-plus's tool.list hook (the recall tool listed, no MCP server; the compile started) ${median(order.map((r) => r.toolListMs)) ?? '–'} ms.`);
   if (codexRows.length) {
     summary.push('', '| Codex rollout | rows | not JSON | row types | unknown types |', '| --- | --- | --- | --- | --- |');
     for (const c of codexRows) summary.push(`| ${esc(c.file)} | ${c.rows} | ${c.bad} | ${Object.entries(c.counts).map(([k, n]) => `${k} ${n}`).join(', ')} | ${c.unknown.join(', ') || 'none'} |`);

@@ -1,12 +1,12 @@
-// The recall tool on the real CLI: registered at session.start (in the model's
-// tool list from turn one), and after a compaction the model's call finds a
-// string from before it, with its message number.
+// The recall tool on the real CLI: added by the shim's tool.list hook (in the
+// model's tool list from turn one, no MCP server), and after a compaction the
+// model's call finds a string from before it, with its message number.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runSession, textOf } from './harness.mjs'
 
 const MOD = process.env.E2E_MOD ?? 'repo'
-const TOOL = 'mcp__compact-plus__recall'
+const TOOL = 'compact_plus_recall'
 
 function toolResults(req) {
   return (req.body?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []))
@@ -41,6 +41,7 @@ test('recall: the model searches what was compacted away', { skip: MOD === 'refe
   assert.ok(answer, `no recall answer among the tool results: ${JSON.stringify(results.map((r) => r.text.slice(0, 120)))}`)
   assert.ok(answer.text.includes(marker), `the answer lacks the marker: ${answer.text.slice(0, 600)}`)
   assert.match(answer.text, /\[\d+\] (assistant|user)/, 'the answer names the message')
+  assert.match(answer.text, /^recall: \d+ hits? in \d+ messages? of 1 compaction \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(manual\)\)/, 'the answer names the compaction')
   assert.ok(answer.text.length <= 8000, `${answer.text.length} characters`)
   assert.notEqual(answer.isError, true)
   t.diagnostic(`recall answered ${answer.text.length} chars: ${answer.text.split('\n').slice(0, 3).join(' | ')}`)

@@ -55,8 +55,8 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   expect(beneath[0]?.instructions).toContain(`from the one beginning "${FIRST}" onward follow your summary word for word`)
   // The history file, one `## [n] role` section per message.
   expect(w.text(HISTORY)).toStartWith('# Conversation before compaction\n')
-  expect(w.text(HISTORY)).toContain(`## [0] user\n\n${FIRST}\n`)
-  expect(w.text(HISTORY)).toContain('## [3] assistant\n\nAll 12 pass.\n')
+  expect(w.text(HISTORY)).toContain(`## [1] user\n\n${FIRST}\n`)
+  expect(w.text(HISTORY)).toContain('## [4] assistant\n\nAll 12 pass.\n')
   expect(JSON.parse(w.text(LOG))).toEqual({
     at: '2025-11-29T12:00:00.000Z',
     event: 'compact',
@@ -81,7 +81,7 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   expect(verbatim).not.toContain('(current request')
   expect(pointer).toContain(`searchable text: "${HISTORY}"`)
   expect(pointer).toContain(`"${DIR}"`)
-  expect(pointer).toContain('call the recall tool (mcp__compact-plus__recall)')
+  expect(pointer).toContain('call the recall tool (compact_plus_recall)')
   expect(rest).toEqual([])
 
   // Once only: the next summary row is left alone.

@@ -70,7 +70,8 @@ test('near the threshold the answer passes unchanged and a /compact of ours is q
   expect(raised.map((r) => r.event)).toEqual(['command.run'])
   const queued = raised[0]?.e
   expect(queued).toMatchObject({ command: 'compact', origin: { kind: 'plugin', name: 'compact-plus' } })
-  expect(queued.args).toMatch(/^compact-plus: compacting between turns, .*\(#[0-9a-z]+-0\)$/)
+  // Words and the time it was queued (issue [13] item 13), not an internal token.
+  expect(queued.args).toBe("compact-plus: compacting between turns, the context is near the auto-compact threshold (queued at 12:00:01 UTC)")
 
   // The engine runs it when idle: our session.compact, trigger manual, the args as instructions.
   await $.session.compact({ trigger: 'manual', instructions: queued.args, messages: MESSAGES })

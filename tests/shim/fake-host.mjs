@@ -159,6 +159,16 @@ export class FakeHost {
 
   // ---- the fake clock: `$.clock.now` and `$.clock.after` [api D: after → Timer {cancel}] ----
 
+  /**
+   * The engine's `tool.list` raise: at load, before the first request, once the hooks modules
+   * are loaded, and again when the tools or settings change (d.ts `ToolInfo`; tests/HOST.md).
+   * `next` resolves `{ value: ToolInfo[] }` (measured: the probe's hook read 25 tools headless, 28
+   * in the terminal); the hooks' answer is the session's tool pool. Returns the dispatch.
+   */
+  tools(engineTools = ENGINE_TOOLS) {
+    return this.fire('tool.list', {}, () => ({ value: engineTools.map((t) => ({ ...t })) }))
+  }
+
   /** Moves the clock on by `ms`, firing each timer due, in order, then lets the shim settle. */
   async advance(ms) {
     const until = this.now + ms
@@ -331,11 +341,14 @@ export class FakeHost {
     return stat
   }
 
-  /** `rm -rf -- <dir>` / `cmd /c rd /s /q <dir>` as the OS would run them (no shell) [api D]. */
-  #run(argv) {
+  // `rm -rf -- <path>`; on Windows PowerShell running .NET's `Directory.Delete` of the path in
+  // `COMPACT_PLUS_PRUNE_PATH` (src/prune.rs; the variable is set over the host's environment,
+  // d.ts `ProcessRunInit.env`). Not measured on a Windows host: none is at hand here.
+  #run(argv, init) {
     const rm = argv[0] === 'rm' && argv[1] === '-rf' && argv[2] === '--' ? argv[3] : null
-    const rd = argv[0] === 'cmd' && argv.slice(1, 5).join(' ') === '/c rd /s /q' ? argv[5] : null
-    const target = (this.os === 'windows' ? rd : rm) ?? null
+    const deletes = argv[0] === 'powershell.exe' && String(argv.at(-1)).startsWith('[System.IO.Directory]::Delete($env:COMPACT_PLUS_PRUNE_PATH, $true)')
+    const ps = deletes ? init?.env?.COMPACT_PLUS_PRUNE_PATH ?? null : null
+    const target = (this.os === 'windows' ? ps : rm) ?? null
     if (target) for (const p of this.filesUnder(target)) this.files.delete(this.#key(p))
     return { exitCode: target ? 0 : 1, stdout: '', stderr: target ? '' : `${argv[0]}: not found`, isStdoutTruncated: false, isStderrTruncated: false }
   }
@@ -398,7 +411,7 @@ export class FakeHost {
         list: op('fs.list', (p) => host.#fsList(p)),
         stat: op('fs.stat', (p, o) => host.#fsStat(p, o)),
       },
-      process: { run: op('process.run', (argv) => host.#run(argv)) },
+      process: { run: op('process.run', (argv, init) => host.#run(argv, init)) },
       model: {
         complete: op('model.complete', () => host.completions.shift() ?? { isAnswered: false, reason: 'api-error', status: 500, error: 'server_error', usage: {} }),
       },
@@ -432,7 +445,8 @@ export class FakeHost {
           })
         },
       },
-      // Answers `{ tool }`, the full name `mcp__<plugin>__<name>` [dts `tool.register`].
+      // Answers `{ tool }`, the full name `mcp__<plugin>__<name>` [dts `tool.register`]. compact-plus
+      // no longer calls it (its tool joins through `tool.list`), so a call here is a finding.
       tool: { register: op('tool.register', (spec) => ({ tool: `mcp__compact-plus__${spec?.name}` })) },
       wasm: {
         compile: (path) => {
@@ -764,6 +778,13 @@ export class FakeHost {
     this.addFile(`${dir}/2026-01-01T00-00-00-manual.md`, '# old\n', at)
   }
 }
+
+/** A few of the engine's own tools as `tool.list` lists them (names as a 2.1.328 request had them). */
+export const ENGINE_TOOLS = [
+  { name: 'Bash', description: 'Executes a given bash command.', mcp: false },
+  { name: 'Read', description: 'Reads a file from the local filesystem.', mcp: false },
+  { name: 'ToolSearch', description: 'Fetches full schema definitions for deferred tools.', mcp: false },
+]
 
 /** A small conversation in the measured shape [probe §5]: a prompt, a Bash tool call and its result, an answer. */
 export function defaultMessages() {

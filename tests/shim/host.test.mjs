@@ -10,7 +10,7 @@ import { FakeHost, withShim, gate, OTHER_SESSION, SESSION_ID, HEADLESS_COMPACT_E
 const YOUNG_SESSION = 'aaaaaaaa-0000-4000-8000-000000000001'
 const DAY_MS = 86_400_000
 
-test('Windows: pruning compares the backslashed realPath answers and removes only an old session\'s folder, with rd', async () => {
+test('Windows: pruning compares the backslashed realPath answers and removes only an old session\'s folder, its path in the environment, never on a command line', async () => {
   const host = withShim(register, { os: 'windows' })
   host.addOldSession(OTHER_SESSION, 40)
   host.addOldSession(YOUNG_SESSION, 2)
@@ -18,8 +18,11 @@ test('Windows: pruning compares the backslashed realPath answers and removes onl
   await host.settle()
   const resolved = host.callsOf('fs.stat').filter((c) => c.args[1]?.resolve)
   assert.ok(resolved.length >= 2, 'no resolved stat asked')
-  const runs = host.callsOf('process.run').map((c) => c.args[0])
-  assert.deepEqual(runs, [['cmd', '/c', 'rd', '/s', '/q', `C:\\Users\\u\\.claude\\compact-history\\${OTHER_SESSION}`]])
+  const runs = host.callsOf('process.run')
+  assert.equal(runs.length, 1, JSON.stringify(runs))
+  assert.equal(runs[0].args[0][0], 'powershell.exe')
+  assert.ok(runs[0].args[0].every((a) => !a.includes(OTHER_SESSION)), JSON.stringify(runs[0].args[0]))
+  assert.deepEqual(runs[0].args[1].env, { COMPACT_PLUS_PRUNE_PATH: `C:\\Users\\u\\.claude\\compact-history\\${OTHER_SESSION}` })
   assert.equal(host.filesUnder(host.historyDir(OTHER_SESSION)).length, 0, 'the old folder is still there')
   assert.equal(host.filesUnder(host.historyDir(YOUNG_SESSION)).length, 2, 'a folder inside the keep period went')
   assert.equal(host.historyFiles().length, 1, 'this session\'s history went')
@@ -32,9 +35,9 @@ test('Windows: a home spelled in another case than the disk\'s still prunes (nam
   host.addFile(`${old}\\log.jsonl`, '{"event":"compact"}\n', host.now - 40 * DAY_MS)
   await host.compact({ trigger: 'manual' })
   await host.settle()
-  const runs = host.callsOf('process.run').map((c) => c.args[0])
+  const runs = host.callsOf('process.run').map((c) => c.args[1]?.env?.COMPACT_PLUS_PRUNE_PATH)
   assert.equal(runs.length, 1, JSON.stringify(runs))
-  assert.equal(runs[0].at(-1).toLowerCase(), old.toLowerCase())
+  assert.equal(runs[0].toLowerCase(), old.toLowerCase())
   assert.equal(host.filesUnder(old).length, 0)
 })
 

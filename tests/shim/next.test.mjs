@@ -134,11 +134,11 @@ test('session.append with blocks waiting: its next (the blocks appended) rejecti
 test('with every $ call failing, no error reaches the engine: each hook lets the engine\'s result through', async () => {
   const host = shim({ mode: 'headless' })
   const broken = new Error('the host is not answering')
-  for (const op of ['env.get', 'session.id', 'session.usage', 'clock.now', 'fs.exists', 'fs.read', 'fs.write', 'fs.list', 'fs.stat', 'process.run', 'tool.register', 'command.run']) {
+  for (const op of ['env.get', 'session.id', 'session.usage', 'clock.now', 'fs.exists', 'fs.read', 'fs.write', 'fs.list', 'fs.stat', 'process.run', 'command.run']) {
     host.fault(op, { reject: broken }, () => true, Infinity)
   }
   host.instructionFiles = [{ path: '/tmp/proj/CLAUDE.md', kind: 'project', content: '# Project\n' }]
-  await host.fire('session.start', { cwd: '/tmp/proj', surface: null, isInteractive: false }, (d) => ({ cwd: d.cwd }))
+  await host.tools()
   await host.prompt('turn one', { tokens: 63_000 })
   await host.compact({ trigger: 'manual', instructions: 'keep KIWI' })
   await host.prompt('turn two', { tokens: 63_000 })
@@ -148,7 +148,9 @@ test('with every $ call failing, no error reaches the engine: each hook lets the
     assert.equal(o.hookError, undefined, `${o.event} let an error through: ${o.hookError}`)
     assert.equal(o.failed, undefined)
     assert.ok(o.nexts <= 1, `${o.event} called next ${o.nexts} times`)
-    assert.deepEqual(o.value, o.below, `${o.event} changed the engine's result`)
+    // The tool list alone gains the recall tool; every other result is the engine's own.
+    if (o.event === 'tool.list') assert.deepEqual(o.value.value.slice(0, -1), o.below.value)
+    else assert.deepEqual(o.value, o.below, `${o.event} changed the engine's result`)
   }
   neverCompactsItself(host)
 })
@@ -156,7 +158,7 @@ test('with every $ call failing, no error reaches the engine: each hook lets the
 test('every registration has a .catch, and each answers as the engine needs it: what next gave when it was called, else next(e) once', async () => {
   const host = shim({ mode: 'tui' })
   const events = host.hooks.map((h) => h.event)
-  assert.deepEqual(events.sort(), ['command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'session.start', 'tool.call', 'tool.list', 'turn.complete'])
+  assert.deepEqual(events.sort(), ['command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'tool.call', 'tool.list', 'turn.complete'])
   for (const reg of host.hooks) {
     assert.equal(typeof reg.catch, 'function', `${reg.event} has no .catch`)
     if (reg.event === 'command.run') {
@@ -183,9 +185,12 @@ test('every registration has a .catch, and each answers as the engine needs it: 
   }
 })
 
-test('options turn hooks off as documented: recallTool false registers no session.start or tool.call', () => {
+test('options turn hooks off as documented: recallTool false lists no tool and serves no tool.call', async () => {
   const host = shim({ mode: 'tui' }, { recallTool: false })
+  // tool.list stays hooked: it is the session's first hook, where the compile starts.
   assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'tool.list', 'turn.complete'])
+  const listed = await host.tools()
+  assert.deepEqual(listed.value, listed.below)
 })
 
 // The engine's wording when its summarizer answers 500 after its retries [e2e-kit failures/README.md §1].

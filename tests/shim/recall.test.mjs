@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { register } from '../../js/compact-plus.js'
 import { withShim } from './fake-host.mjs'
+import { RECALL_TOOL } from '../../pkg/compact_plus.js'
 
 const DAY = 86400000
 const row = (type, content, ts) => JSON.stringify({ type, message: { role: type, content }, timestamp: ts, sessionId: 's' })
@@ -22,7 +23,7 @@ function earlier(host) {
 }
 
 async function call(host, input) {
-  const out = await host.fire('tool.call', { tool: 'mcp__compact-plus__recall', ...input }, () => assert.fail('next'))
+  const out = await host.fire('tool.call', { tool: RECALL_TOOL.name, ...input }, () => assert.fail('next'))
   return out.value?.result
 }
 
@@ -61,4 +62,91 @@ test('recallScope session keeps the tool to this session', async () => {
   earlier(host)
   assert.match(await call(host, { query: 'walrus-77', scope: 'project' }), /option recallScope/)
   assert.ok(!host.calls.some((c) => c.op === 'fs.read' || c.op === 'session.cwd'))
+})
+
+// ---- two calls at once, deadlines, one read at a time (issues [13] item 10, [17], [18]) ----
+
+test('two project recalls at once (subagents, agent teams) each get their own answer', async () => {
+  const host = withShim(register, {}, {})
+  earlier(host)
+  // The first call stops at its first look (the project's folder) until the gate opens.
+  const cwd = host.hold('session.cwd')
+  const first = call(host, { query: 'walrus-77', scope: 'project' })
+  await host.settle()
+  host.faults = host.faults.filter((f) => f.op !== 'session.cwd')
+  // The second runs to its end meanwhile, its reads interleaved with nothing of the first's.
+  const view = await call(host, {})
+  cwd.open()
+  const found = await first
+  assert.match(view, /^recall: 2 earlier sessions of this project, newest first/)
+  assert.match(found, /^recall: 3 hits in 3 messages of 2 earlier sessions/)
+  // And two searches reading at once: each read answers its own call.
+  const reads = host.hold('fs.read', (p) => String(p).endsWith('aaaa-old.jsonl'))
+  const a = call(host, { query: 'walrus-77', scope: 'project' })
+  const b = call(host, { query: 'walrus-77 parser', scope: 'project' })
+  await host.settle()
+  reads.open()
+  const [ra, rb] = await Promise.all([a, b])
+  assert.match(ra, /^recall: 3 hits in 3 messages/)
+  assert.match(rb, /^recall: 4 hits in 3 messages of 2 earlier sessions .*1 of them hold every term/)
+})
+
+test('the waits are the Rust side\'s: the walk\'s look-ups share 2 s, the reads 5 s; what is not back is counted', async () => {
+  const host = withShim(register, {}, {})
+  earlier(host)
+  // The older session's read never answers; the newer one is read before it.
+  host.hold('fs.read', (p) => String(p).endsWith('aaaa-old.jsonl')) // never opened
+  const pending = call(host, { query: 'walrus-77', scope: 'project' })
+  await host.settle()
+  const waits = host.callsOf('clock.after').map((c) => c.args[0])
+  assert.ok(waits.includes(2000) && waits.includes(5000), JSON.stringify(waits))
+  await host.advance(4999)
+  let done = false
+  pending.then(() => (done = true))
+  await host.settle()
+  assert.equal(done, false, 'gave up before the reads\' deadline')
+  await host.advance(1)
+  const answer = await pending
+  assert.match(answer, /^recall: 1 hit in 1 message of 1 earlier session/)
+  assert.match(answer, /1 file that could not be read in time/)
+  assert.equal(host.liveTimers().length, 0, 'every timer cancelled or fired')
+  // A walk whose look-ups hang answers within its own 2 s.
+  const slow = withShim(register, {}, {})
+  earlier(slow)
+  slow.hold('fs.list')
+  const walked = call(slow, { scope: 'project' })
+  await slow.settle()
+  await slow.advance(2000)
+  assert.match(await walked, /^recall: no earlier sessions of this project were found/)
+})
+
+test('a session\'s history parts are read one at a time, oldest first, and the answer names the compaction', async () => {
+  const host = withShim(register, {}, {})
+  const dir = host.historyDir()
+  const part = (n, text) => `# Conversation before compaction\n\nSession s, compacted (manual), 2 messages.\n\n## [${n}] user\n\n${text}\n`
+  host.addFile(`${dir}/2026-11-29T232701Z-manual.md`, part(0, 'the heron-9 plan'))
+  host.addFile(`${dir}/2026-11-30T080000Z-auto.md`, part(0, 'nothing here'))
+  const gate1 = host.hold('fs.read', (p) => String(p).endsWith('232701Z-manual.md'))
+  const pending = call(host, { query: 'heron-9' })
+  await host.settle()
+  const asked = () => host.callsOf('fs.read').map((c) => c.args[0].split('/').pop())
+  assert.deepEqual(asked(), ['2026-11-29T232701Z-manual.md'], 'the next part is asked only once this one is in')
+  gate1.open()
+  const answer = await pending
+  assert.deepEqual(asked(), ['2026-11-29T232701Z-manual.md', '2026-11-30T080000Z-auto.md'])
+  assert.match(answer, /^recall: 1 hit in 1 message of 1 compaction \(2026-11-29 23:27:01Z \(manual\)\) for "heron-9"/)
+})
+
+test('OpenCode prompts are this project\'s when a file they name is in this folder', async () => {
+  const host = withShim(register, {}, {})
+  const prompt = (input, url) => JSON.stringify({ input, mode: 'normal', parts: url ? [{ type: 'file', mime: 'text/plain', filename: 'a.rs', url, source: { type: 'file', path: 'a.rs', text: { start: 0, end: 5, value: '@a.rs' } } }] : [] })
+  host.addFile('/home/u/.local/state/opencode/prompt-history.jsonl', [
+    prompt('fix the kestrel-12 bug in @a.rs', 'file:///work/app/a.rs'),
+    prompt('kestrel-12 in another project @a.rs', 'file:///work/other/a.rs'),
+    prompt('kestrel-12 with no file named', null),
+  ].join('\n') + '\n')
+  const answer = await call(host, { query: 'kestrel-12', scope: 'project' })
+  assert.match(answer, /^recall: 1 hit in 1 message of 1 earlier session/)
+  assert.ok(answer.includes('fix the kestrel-12 bug') && !answer.includes('another project') && !answer.includes('no file named'), answer)
+  assert.match(await call(host, {}), /opencode \(prompts naming a file in this folder\)/)
 })

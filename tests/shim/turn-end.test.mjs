@@ -106,7 +106,7 @@ test('a queued turn-end /compact the context compacted before is skipped; the pe
 
 test('a person\'s /compact that only looks like ours (a marker of no queued compaction) is not refused', async () => {
   const host = withShim(register, { mode: 'tui' })
-  const out = await host.compact({ trigger: 'manual', instructions: `${MARKER_HEAD}, the context is near the auto-compact threshold (#zz-9)` })
+  const out = await host.compact({ trigger: 'manual', instructions: `${MARKER_HEAD}, the context is near the auto-compact threshold (queued at 09:09:09 UTC)` })
   assert.equal(out.value.skip, undefined)
   assert.ok(Array.isArray(out.value.messages))
 })

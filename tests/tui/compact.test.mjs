@@ -65,6 +65,17 @@ test('terminal /compact and /compact keep …: history, log, handoff, the blocks
   for (const needle of [P3, P4]) tui.check(`history 2 holds ${JSON.stringify(needle)}`, h2?.text.includes(needle))
   // The terminal hands session.compact its local-command rows with raw ANSI escapes (kit README item 4).
   for (const h of manual) tui.check(`${h.name} has no ANSI escape sequences`, !h.text.includes('\u001b['))
+  // Issue [13] item 13: the second history holds the first /compact's local-command rows; its output
+  // line keeps what the command said, not the screen's key hint (`(ctrl+o to see full summary)`).
+  tui.check('history 2: the /compact output line without the screen\'s key hint', h2?.text.includes('(local command output: Compacted)') && !h2?.text.includes('ctrl+o'),
+    JSON.stringify(h2?.text.match(/\(local command output:[^\n]*/)?.[0]))
+  // Numbered as the file shows them, 1, 2, 3 … with no gaps, the header counting the headings.
+  for (const h of manual) {
+    const nums = [...h.text.matchAll(/^## \[(\d+)\] /gm)].map((m) => Number(m[1]))
+    const counted = Number(/, (\d+) messages\. /.exec(h.text)?.[1])
+    tui.check(`${h.name}: headings numbered 1..${nums.length} with no gap, the header says ${nums.length}`,
+      nums.length > 0 && nums.every((n, i) => n === i + 1) && counted === nums.length, `headings ${nums.join(',')}; header ${counted}`)
+  }
 
   // log.jsonl: a compact line per /compact, naming its file.
   const compacts = tui.historyLog().filter((e) => e.event === 'compact')

@@ -27,7 +27,8 @@ import { claudeBin, findTranscript, readJsonl, textOf, instructionsIn, REPO_ROOT
 
 export { textOf }
 
-export const RECALL_TOOL = 'mcp__compact-plus__recall'
+// The recall tool's name: a tool the shim's `tool.list` hook adds (src/recall_tool.rs TOOL_NAME).
+export const RECALL_TOOL = 'compact_plus_recall'
 // The texts compact-plus puts in front of a person or a model (src/compaction/handoff.rs, src/compaction/verbatim.rs).
 export const HANDOFF_HEAD = 'From the compact-plus mod:'
 export const VERBATIM_OPEN = '<user-messages-verbatim>'
@@ -128,9 +129,11 @@ export async function openTui(t, opts = {}) {
 }
 
 export class Tui {
-  constructor({ label = 'run', env = {}, fake = {}, mod = 'repo' } = {}) {
+  constructor({ label = 'run', env = {}, fake = {}, mod = 'repo', src = null } = {}) {
     this.label = label.replace(/[^A-Za-z0-9_.-]/g, '_')
     this.withPlugin = mod !== 'none'
+    // The tree copied as the plugin folder: `src`, else TUI_PLUGIN_SRC, else this repo.
+    this.src = src
     this.extraEnv = env
     this.knobs = fake
     this.launches = 0
@@ -156,7 +159,7 @@ export class Tui {
     this.cli = fs.realpathSync(claudeBin())
     // The interactive CLI writes .claude-plugin/types/ and a root tsconfig.json into its
     // --plugin-dir (kit README, item 3): it gets a copy of the repo, never the checkout.
-    const src = process.env.TUI_PLUGIN_SRC ?? REPO_ROOT
+    const src = this.src ?? process.env.TUI_PLUGIN_SRC ?? REPO_ROOT
     await run('bash', ['-c', `set -o pipefail; tar -C ${q(src)} --exclude=./.git --exclude=./target --exclude=./node_modules --exclude=./fuzz/target --exclude=./fuzz/corpus `
       + `--exclude=./tests/e2e/out -cf - . | tar -C ${q(this.mod)} -xf -`], { timeout: 60000 })
     // The kit's throwaway HOME (tui-start.sh): no onboarding, API-key or trust prompt for the project.
@@ -173,9 +176,10 @@ export class Tui {
 
   /**
    * Starts the CLI (again, for --resume) in a new tmux window of this run's own server, and comes
-   * back once the prompt box shows. Each launch gets a fresh window name `cli<N>`.
+   * back once the prompt box shows (with `wait: false`, at once: the caller watches for it). Each
+   * launch gets a fresh window name `cli<N>`.
    */
-  async launch(args = [], { timeoutMs = 60000 } = {}) {
+  async launch(args = [], { timeoutMs = 60000, wait = true } = {}) {
     this.launches++
     this.target = `cli${this.launches}`
     this.launchedAt = this.fake.requests.length
@@ -209,6 +213,7 @@ export class Tui {
       await this.tmux('new-window', '-d', '-t', 'tui', '-n', this.target, shell)
       await this.tmux('resize-window', '-t', `tui:${this.target}`, '-x', '200', '-y', '50').catch(() => {})
     }
+    if (!wait) return
     await this.waitFor(`${String(this.launches).padStart(2, '0')}-start`, { until: isIdle, timeoutMs })
   }
 
@@ -316,10 +321,12 @@ export class Tui {
   }
 
   /** The session's id: the transcript's file name (one session per HOME; --resume keeps it). */
+  /** The session's id: its transcript is the one written last (a test may place older ones). */
   sessionId() {
     const dir = path.join(this.home, '.claude', 'projects')
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.jsonl'))) : []
-    return files.length ? files[0].replace(/\.jsonl$/, '') : null
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, d, f))) : []
+    const newest = files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
+    return newest ? path.basename(newest).replace(/\.jsonl$/, '') : null
   }
 
   transcript() {

@@ -49,6 +49,11 @@ test('terminal: two near-threshold turns in a row, two turn-end compactions by c
     await tui.waitIdle(`${name}-idle`)
   }
   await between('03-turn-end-1', 1)
+  // Issue [13] item 13: the queued /compact's line says what it is in words and when it was queued,
+  // no internal token (`(#sp0bi-3)` before).
+  const shown = (await tui.screen()).split('\n').find((l) => l.includes(TURN_END_MARKER)) ?? ''
+  tui.check('the turn-end line reads as words and a time', /\/compact compact-plus: compacting between turns, the context is near the auto-compact threshold \(queued at \d\d:\d\d:\d\d UTC\)\s*$/.test(shown) && !shown.includes('(#'),
+    JSON.stringify(shown.trim()))
   tui.fake.configure({ inputTokens: GROWN })
   const b = await tui.say('04-near-again', B)
   await between('05-turn-end-2', 2)

@@ -4,47 +4,35 @@
 export function __wbg_reset_state(): void;
 
 /**
- * Searches the history files (`paths[i]` holds `texts[i]`) and answers the
- * text the model reads. `role` is `user`, `assistant`, `tool` or empty (all).
- * A pattern that cannot run answers why, starting `recall:`.
+ * Forgets call `id` (its shim gave up on it).
  */
-export function recall(paths: string[], texts: string[], query: string, regex: boolean, role: string, limit: number): string;
+export function cancel(id: number): void;
 
 /**
- * Recall across this project's earlier sessions. `request` is the core's
- * (the sources, their byte ranges, the query or the message to show);
- * `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
- * the read of text `i` failed.
+ * Resumes call `id` with the answers (JSON) to its last calls, and the texts
+ * the shim handed beside them (UTF-8, one after the other: a file's text
+ * crosses as bytes the shim encoded, neither escaped into JSON nor copied a
+ * char at a time).
  */
-export function recallProject(request: string, texts: string[], missing: Uint8Array | number[]): string;
+export function resume(id: number, answers: string, texts: Uint8Array | number[]): string;
 
 /**
- * Resumes the walk with the answers (JSON, as the core takes them).
+ * Starts a call on the core's handoff (JSON): its first step,
+ * `{"id","calls"}`, or `{"done": answer}`.
  */
-export function walkResume(answers: string): string;
-
-/**
- * Starts the walk of a project recall (`walk::project`): answers its first
- * step as the core's are (`{"calls":[…]}`), or `{"done":…}`: `{"answer"}`,
- * or the `sources` to read, their `deadlineMs` and the `request` for
- * `recallProject`.
- */
-export function walkStart(input: string, history_dir: string): string;
+export function start(recall: string): string;
 
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
-    readonly recall: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number];
-    readonly recallProject: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
-    readonly walkResume: (a: number, b: number) => [number, number];
-    readonly walkStart: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly cancel: (a: number) => void;
+    readonly resume: (a: number, b: number, c: number, d: number, e: number) => [number, number];
+    readonly start: (a: number, b: number) => [number, number];
+    readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
-    readonly __wbindgen_externrefs: WebAssembly.Table;
-    readonly __externref_table_alloc: () => number;
-    readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

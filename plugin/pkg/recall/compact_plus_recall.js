@@ -2,7 +2,6 @@
 
 export function __wbg_reset_state () {
     __wbg_instance_id++;
-    cachedDataViewMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     if (typeof WASM_VECTOR_LEN !== 'undefined') WASM_VECTOR_LEN = 0;
@@ -13,83 +12,43 @@ export function __wbg_reset_state () {
 }
 
 /**
- * Searches the history files (`paths[i]` holds `texts[i]`) and answers the
- * text the model reads. `role` is `user`, `assistant`, `tool` or empty (all).
- * A pattern that cannot run answers why, starting `recall:`.
- * @param {string[]} paths
- * @param {string[]} texts
- * @param {string} query
- * @param {boolean} regex
- * @param {string} role
- * @param {number} limit
- * @returns {string}
+ * Forgets call `id` (its shim gave up on it).
+ * @param {number} id
  */
-export function recall(paths, texts, query, regex, role, limit) {
-    let deferred7_0;
-    let deferred7_1;
-    try {
-        const val5 = +regex;
-        const val6 = +limit;
-        let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-        try {
-            ptr0 = passArrayJsValueToWasm0(paths, wasm.__wbindgen_malloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passArrayJsValueToWasm0(texts, wasm.__wbindgen_malloc);
-            len1 = WASM_VECTOR_LEN;
-            ptr2 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len2 = WASM_VECTOR_LEN;
-            ptr3 = passStringToWasm0(role, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len3 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
-            if (ptr0) { wasm.__externref_drop_slice(ptr0, len0); wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
-            throw e;
-        }
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.recall(ptr0, len0, ptr1, len1, ptr2, len2, val5, ptr3, len3, val6);
-        deferred7_0 = ret[0];
-        deferred7_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
-    }
+export function cancel(id) {
+    __wbg_call_guard();
+    wasm.cancel(id);
 }
 
 /**
- * Recall across this project's earlier sessions. `request` is the core's
- * (the sources, their byte ranges, the query or the message to show);
- * `texts` holds every source's ranges in turn, and `missing[i]` is 1 where
- * the read of text `i` failed.
- * @param {string} request
- * @param {string[]} texts
- * @param {Uint8Array | number[]} missing
+ * Resumes call `id` with the answers (JSON) to its last calls, and the texts
+ * the shim handed beside them (UTF-8, one after the other: a file's text
+ * crosses as bytes the shim encoded, neither escaped into JSON nor copied a
+ * char at a time).
+ * @param {number} id
+ * @param {string} answers
+ * @param {Uint8Array | number[]} texts
  * @returns {string}
  */
-export function recallProject(request, texts, missing) {
+export function resume(id, answers, texts) {
     let deferred4_0;
     let deferred4_1;
     try {
-        let ptr0, len0, ptr1, len1, ptr2, len2;
+        const val3 = +id;
+        let ptr0, len0, ptr1, len1;
         try {
-            ptr0 = passStringToWasm0(request, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            ptr0 = passStringToWasm0(answers, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
             len0 = WASM_VECTOR_LEN;
-            ptr1 = passArrayJsValueToWasm0(texts, wasm.__wbindgen_malloc);
+            ptr1 = passArray8ToWasm0(texts, wasm.__wbindgen_malloc);
             len1 = WASM_VECTOR_LEN;
-            ptr2 = passArray8ToWasm0(missing, wasm.__wbindgen_malloc);
-            len2 = WASM_VECTOR_LEN;
         } catch (e) {
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
             if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
             throw e;
         }
         let ret;
         __wbg_call_guard();
-        ret = wasm.recallProject(ptr0, len0, ptr1, len1, ptr2, len2);
+        ret = wasm.resume(val3, ptr0, len0, ptr1, len1);
         deferred4_0 = ret[0];
         deferred4_1 = ret[1];
         return getStringFromWasm0(ret[0], ret[1]);
@@ -100,19 +59,20 @@ export function recallProject(request, texts, missing) {
 }
 
 /**
- * Resumes the walk with the answers (JSON, as the core takes them).
- * @param {string} answers
+ * Starts a call on the core's handoff (JSON): its first step,
+ * `{"id","calls"}`, or `{"done": answer}`.
+ * @param {string} recall
  * @returns {string}
  */
-export function walkResume(answers) {
+export function start(recall) {
     let deferred2_0;
     let deferred2_1;
     try {
-        const ptr0 = passStringToWasm0(answers, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const ptr0 = passStringToWasm0(recall, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         let ret;
         __wbg_call_guard();
-        ret = wasm.walkResume(ptr0, len0);
+        ret = wasm.start(ptr0, len0);
         deferred2_0 = ret[0];
         deferred2_1 = ret[1];
         return getStringFromWasm0(ret[0], ret[1]);
@@ -121,53 +81,9 @@ export function walkResume(answers) {
         wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
     }
 }
-
-/**
- * Starts the walk of a project recall (`walk::project`): answers its first
- * step as the core's are (`{"calls":[…]}`), or `{"done":…}`: `{"answer"}`,
- * or the `sources` to read, their `deadlineMs` and the `request` for
- * `recallProject`.
- * @param {string} input
- * @param {string} history_dir
- * @returns {string}
- */
-export function walkStart(input, history_dir) {
-    let deferred3_0;
-    let deferred3_1;
-    try {
-        let ptr0, len0, ptr1, len1;
-        try {
-            ptr0 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(history_dir, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.walkStart(ptr0, len0, ptr1, len1);
-        deferred3_0 = ret[0];
-        deferred3_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
-    }
-}
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
-        __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
-            const obj = arg1;
-            const ret = typeof(obj) === 'string' ? obj : undefined;
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },
@@ -196,20 +112,6 @@ function __wbg_call_guard() {
 
 let __wbg_instance_id = 0;
 
-function addToExternrefTable0(obj) {
-    const idx = wasm.__externref_table_alloc();
-    wasm.__wbindgen_externrefs.set(idx, obj);
-    return idx;
-}
-
-let cachedDataViewMemory0 = null;
-function getDataViewMemory0() {
-    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
-        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
-    }
-    return cachedDataViewMemory0;
-}
-
 function getStringFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
@@ -223,24 +125,10 @@ function getUint8ArrayMemory0() {
     return cachedUint8ArrayMemory0;
 }
 
-function isLikeNone(x) {
-    return x === undefined || x === null;
-}
-
 function passArray8ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 1, 1) >>> 0;
     getUint8ArrayMemory0().set(arg, ptr / 1);
     WASM_VECTOR_LEN = arg.length;
-    return ptr;
-}
-
-function passArrayJsValueToWasm0(array, malloc) {
-    const ptr = malloc(array.length * 4, 4) >>> 0;
-    for (let i = 0; i < array.length; i++) {
-        const add = addToExternrefTable0(array[i]);
-        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
-    }
-    WASM_VECTOR_LEN = array.length;
     return ptr;
 }
 
@@ -317,7 +205,6 @@ function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;
     wasmModule = module;
-    cachedDataViewMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;
