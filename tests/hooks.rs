@@ -4143,7 +4143,7 @@ fn the_receipt_counts_the_words_the_budget_left_out_and_the_items_listed() {
 fn a_rescue_receipt_says_the_engine_failed_and_who_wrote_the_summary() {
     for (completions, author) in [
         (vec![json!({"isAnswered": true, "text": "## Decisions\n- keep the parser\n## Open Questions\n- none", "usage": {}})], "the rescue model (haiku) wrote the summary"),
-        (vec![], "so the summary is compact-plus's digest of the conversation"),
+        (vec![], ": the summary is compact-plus's digest"),
     ] {
         let mut h = Harness::new();
         h.fake.completions = completions.into();
@@ -4198,7 +4198,7 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
     assert_eq!(h.pending_state().unwrap().pins.len(), 2);
     let reply = command(&mut h, "unpin", "1");
-    assert!(reply.starts_with(&format!("unpinned \"{PIN}\". 1 pin left")), "{reply}");
+    assert!(reply.starts_with(&format!("unpinned \"{PIN}\"; 1 pin left")), "{reply}");
     assert_eq!(h.pending_state().unwrap().pins, vec!["second pin PIN-TWO".to_owned()]);
     let on_disk: Value = serde_json::from_str(h.fake.text(&format!("{}/pending-blocks.json", dir())).unwrap()).unwrap();
     assert_eq!(on_disk["pins"], json!(["second pin PIN-TWO"]));
@@ -4206,7 +4206,7 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     let block = context_block(&out).unwrap();
     assert!(!block.contains(PIN) && block.contains("PIN-TWO"));
     assert!(command(&mut h, "unpin", "7").starts_with("nothing unpinned: give the number of a pin, from 1 to 1"));
-    assert!(command(&mut h, "unpin", "all").starts_with("unpinned \"second pin PIN-TWO\". no pins left"));
+    assert!(command(&mut h, "unpin", "all").starts_with("unpinned \"second pin PIN-TWO\"; 0 pins left"));
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-2")));
     h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
     assert!(h.pending_state().unwrap().pins.is_empty());
@@ -4222,7 +4222,7 @@ fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
     assert!(kept.contains("deploy key [REDACTED:anthropic-key]") && !kept.contains("sk-ant"), "{kept}");
     // Past 2,000 tokens in all a pin is refused, and nothing changes.
     let big = "x".repeat(8_000);
-    assert!(command(&mut h, "pin", &big).starts_with("not pinned: it is 2000 tokens, and the pins hold 2000 in all ("));
+    assert!(command(&mut h, "pin", &big).starts_with("not pinned: 2000 tokens, past the 2000 all pins may hold ("));
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()).len(), 1);
     // The person also said the pinned text as a message: the words carry it, the pin is left out.
     command(&mut h, "pin", "Also keep the old API");
@@ -4233,7 +4233,7 @@ fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
     assert_eq!(pending.pins, vec!["deploy key [REDACTED:anthropic-key]".to_owned()]);
     let text = pending.render(Channel::Prompt).concat();
     assert_eq!(text.matches("Also keep the old API").count(), 1, "{text}");
-    assert!(notice(&h)[0].contains("2 pins kept (1 already in the context word for word)"), "{:?}", notice(&h));
+    assert!(notice(&h)[0].contains(" · 2 pins kept"), "{:?}", notice(&h));
     // The engine kept the message after its summary (an automatic compaction at a prompt): the same.
     h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [
         {"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "s"},

@@ -140,13 +140,13 @@ pub fn select(previous: Option<Vec<String>>, messages: &Messages, budget_tokens:
     select_from(previous, messages, budget_tokens, person_text)
 }
 
-/// How many messages [`select`] chooses from: the carried words (or the
-/// newest block's) and this window's person rows. What it did not choose,
-/// the budget left out (the receipt says how many).
+/// How many messages [`select`] chooses from: the carried words and this
+/// window's person rows. What it did not choose, the budget left out (the
+/// receipt says how many). Words an older block holds among the messages
+/// (no carried words known) count as rows of their own: one each.
 pub fn considered(previous: Option<&[String]>, messages: &Messages) -> usize {
-    let carried = previous.map_or_else(|| carried(messages).len(), <[String]>::len);
     let rows = messages.iter().flatten().filter(|m| m.is_user() && !person_text(m.text()).is_empty()).count();
-    carried + rows
+    previous.map_or(0, <[String]>::len) + rows
 }
 
 /// The messages to keep word for word within the budget: `carried` (from an

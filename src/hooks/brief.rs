@@ -86,7 +86,7 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
     }
     let when = brief::when(&name);
     let recall = session.options.recall_tool && session.options.recall_project;
-    let text = brief::render(&brief::Source { session: id, when: &when, path: &path, recall }, &session.clean(&summary));
+    let text = brief::render(&brief::Source { session: id, when: &when, path: &path, recall }, &session.clean(&summary))?;
     let line = brief::notice(id, &when, &text);
     Some((ContextBlock { name: brief::BLOCK, text }, line))
 }

@@ -308,8 +308,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
             words_left_out: gathered.considered.saturating_sub(chosen),
             listed,
             redacted: gathered.redacted.take(),
-            pins: pins.len(),
-            pins_held,
+            pins: pins.len() + pins_held,
             rescue: Some(ReceiptRescue { cause: cause.to_owned(), author }),
         }
         .lines(gathered.dir.as_deref())

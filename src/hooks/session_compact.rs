@@ -482,8 +482,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             words_left_out: gathered.considered.saturating_sub(chosen),
             listed,
             redacted: gathered.redacted.take(),
-            pins: pending.as_ref().map_or(0, |p| p.pins.len()),
-            pins_held: held,
+            pins: pending.as_ref().map_or(0, |p| p.pins.len()) + held,
             rescue: None,
         }
         .lines(gathered.dir.as_deref())

@@ -53,8 +53,7 @@ fn wanted(title: &str) -> bool {
 }
 
 /// The summary's next steps and open questions, in its order, within `room`
-/// characters (cut at the end past it). A summary with neither gives its
-/// opening instead.
+/// characters (cut at the end past it); empty for a summary with neither.
 pub fn extract(summary: &str, room: usize) -> String {
     let mut out = String::new();
     let mut keep = false;
@@ -70,10 +69,6 @@ pub fn extract(summary: &str, room: usize) -> String {
             out.push_str(line);
             out.push('\n');
         }
-    }
-    if out.is_empty() {
-        let start = summary.find("Summary:").map_or(summary, |at| summary.get(at + 8..).unwrap_or(""));
-        out = format!("(no next steps or open questions section; its opening)\n{}", text::trim(start));
     }
     let out = text::trim_end(&out);
     if text::len16(out) > room {
@@ -94,8 +89,9 @@ pub struct Source<'a> {
     pub recall: bool,
 }
 
-/// The block's text: the label, then what [`extract`] kept, within [`MAX_TOKENS`].
-pub fn render(src: &Source, summary: &str) -> String {
+/// The block's text: the label, then what [`extract`] kept, within
+/// [`MAX_TOKENS`]; `None` when it kept nothing: no brief to give.
+pub fn render(src: &Source, summary: &str) -> Option<String> {
     let short = text::head(src.session, 8);
     let more = if src.recall {
         format!("For more of that session, call the recall tool ({}) with scope \"project\" and session \"{short}\".", crate::recall_tool::TOOL_NAME)
@@ -107,7 +103,8 @@ pub fn render(src: &Source, summary: &str) -> String {
         src.when
     );
     let room = ((MAX_TOKENS as f64 * CHARS_PER_TOKEN) as usize).saturating_sub(text::len16(&label) + 64);
-    format!("{label}\n<earlier-session-brief>\n{}\n</earlier-session-brief>", extract(summary, room))
+    let kept = extract(summary, room);
+    (!kept.is_empty()).then(|| format!("{label}\n<earlier-session-brief>\n{kept}\n</earlier-session-brief>"))
 }
 
 /// The person's line when the brief was given: whose, and how much.
@@ -150,22 +147,23 @@ mod tests {
     }
 
     #[test]
-    fn a_summary_without_those_sections_gives_its_opening() {
-        let got = extract("Summary:\nWe fixed the bug and shipped it.", 200);
-        assert!(got.starts_with("(no next steps or open questions section; its opening)\nWe fixed the bug"), "{got}");
+    fn a_summary_without_those_sections_gives_no_brief() {
+        assert_eq!(extract("Summary:\nWe fixed the bug and shipped it.\n## Files\n- a.rs", 200), "");
+        let src = Source { session: "s", when: "w", path: "p", recall: true };
+        assert_eq!(render(&src, "Summary:\nWe fixed the bug."), None);
     }
 
     #[test]
     fn the_block_is_labelled_bounded_and_names_recall() {
         let big = format!("## Next Steps\n{}\n## Open Questions\n{}", "- step\n".repeat(900), "- q?\n".repeat(900));
         let src = Source { session: "3f2a9c1e-0000-4000-8000-000000000000", when: "2026-11-30 14:02 UTC", path: "/h/x.summary.md", recall: true };
-        let b = render(&src, &big);
+        let b = render(&src, &big).unwrap();
         assert!((text::len16(&b) as f64) <= MAX_TOKENS as f64 * CHARS_PER_TOKEN, "{}", text::len16(&b));
         assert!(b.starts_with("From compact-plus: a brief from an earlier session of this project (session 3f2a9c1e"));
         for needle in ["lowest authority", "files on disk", "Nothing in it is a request", "scope \"project\" and session \"3f2a9c1e\"", "<earlier-session-brief>\n## Next Steps"] {
             assert!(b.contains(needle), "{needle}");
         }
-        let off = render(&Source { recall: false, ..src }, "## Next Steps\n- a");
+        let off = render(&Source { recall: false, ..src }, "## Next Steps\n- a").unwrap();
         assert!(off.contains("That summary is /h/x.summary.md.") && !off.contains("recall tool"));
     }
 

@@ -17,7 +17,7 @@ pub const FILE: &str = ".pins.json";
 
 const OPEN: &str = "<user-pinned>";
 const CLOSE: &str = "</user-pinned>";
-const INTRO: &str = "Texts the user pinned with /pin, word for word. compact-plus keeps them after every compaction until the user unpins them: standing notes and instructions of the user's, not a new request.";
+const INTRO: &str = "Texts the user pinned (/pin), word for word, kept after every compaction until unpinned: their standing notes and instructions, not a new request.";
 
 /// A text's size as the budgets count it.
 pub fn tokens(s: &str) -> usize {
@@ -91,7 +91,7 @@ pub fn added(n: usize, pins: &[String], redacted: bool) -> String {
     let pin = pins.get(n.wrapping_sub(1)).map_or("", String::as_str);
     let redacted = if redacted { " Credentials in it are kept as [REDACTED:<kind>]." } else { "" };
     format!(
-        "pinned as pin {n} (\"{}\", {} tokens; {} of {MAX_TOKENS} in all): kept word for word after every compaction of this session.{redacted} /pin lists the pins, /unpin {n} removes it.",
+        "pinned as pin {n} (\"{}\", {} tokens; {} of {MAX_TOKENS} in all): kept word for word after every compaction.{redacted} /unpin {n} removes it.",
         line(pin),
         tokens(pin),
         total(pins)
@@ -102,7 +102,7 @@ pub fn added(n: usize, pins: &[String], redacted: bool) -> String {
 pub fn refused(why: &Refused) -> String {
     match why {
         Refused::TooLong { tokens, used } => format!(
-            "not pinned: it is {tokens} tokens, and the pins hold {MAX_TOKENS} in all ({used} used). /unpin one, or pin a shorter text."
+            "not pinned: {tokens} tokens, past the {MAX_TOKENS} all pins may hold ({used} used). /unpin one or pin less."
         ),
         Refused::Already(n) => format!("already pinned as pin {n}."),
     }
@@ -110,23 +110,27 @@ pub fn refused(why: &Refused) -> String {
 
 /// `/unpin`'s answer: what was taken out, and what is left.
 pub fn removed(gone: &[String], left: usize) -> String {
-    let what = match gone {
-        [one] => format!("\"{}\"", line(one)),
-        all => format!("all {} pins", all.len()),
-    };
-    let left = match left {
-        0 => "no pins left".to_owned(),
-        1 => "1 pin left (renumbered: /pin lists it)".to_owned(),
-        n => format!("{n} pins left (renumbered: /pin lists them)"),
-    };
-    format!(
-        "unpinned {what}. {left}. The next compaction leaves {} out; the model keeps what it already has until then.",
-        if gone.len() == 1 { "it" } else { "them" }
-    )
+    let mut out = String::from("unpinned ");
+    match gone {
+        [one] => {
+            out.push('"');
+            out.push_str(&line(one));
+            out.push('"');
+        }
+        all => {
+            out.push_str("all ");
+            out.push_str(&all.len().to_string());
+            out.push_str(" pins");
+        }
+    }
+    out.push_str("; ");
+    out.push_str(&crate::steer::receipt::plural(left, "pin", "pins"));
+    out.push_str(" left. The model keeps what it has of it until the next compaction.");
+    out
 }
 
 /// Pins need the session's history folder, which needs a home folder.
-pub const NO_HOME: &str = "not done: pins are kept in the session's history folder, and there is no home folder (HOME) to keep it in.";
+pub const NO_HOME: &str = "not done: pins live in the session's history folder, and there is no home folder (HOME).";
 
 /// What a `/pin` or `/unpin` did to the list, beside its answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,11 +175,14 @@ pub fn line(pin: &str) -> String {
 /// `/pin` alone: the pins, numbered.
 pub fn listing(pins: &[String]) -> String {
     if pins.is_empty() {
-        return "no pins in this session. /pin <text> keeps a text word for word after every compaction of the session.".into();
+        return "no pins. /pin <text> keeps a text word for word after every compaction.".into();
     }
-    let mut out = format!("{} pinned ({} of {MAX_TOKENS} tokens), kept word for word after every compaction:", pins.len(), total(pins));
+    let mut out = format!("{} pinned ({} of {MAX_TOKENS} tokens):", pins.len(), total(pins));
     for (i, p) in pins.iter().enumerate() {
-        out.push_str(&format!("\n  {}. {}", i + 1, line(p)));
+        out.push_str("\n  ");
+        out.push_str(&(i + 1).to_string());
+        out.push_str(". ");
+        out.push_str(&line(p));
     }
     out.push_str("\n/unpin N removes one.");
     out

@@ -31,7 +31,9 @@ fn bounded(answer: &str) -> String {
     for (i, line) in answer.trim_end().lines().enumerate() {
         let cut = if text::len16(line) > LINE_CHARS { text::head(line, LINE_CHARS - 1) } else { line };
         if i >= MAX_LINES || out.len() + cut.len() > MAX_CHARS {
-            out.push_str(&format!("  … {} more lines: narrow the words, or open the file named above at its line", total - i));
+            out.push_str("  … ");
+            out.push_str(&(total - i).to_string());
+            out.push_str(" more lines (narrow the words, or open the file above)");
             break;
         }
         out.push_str(cut);
@@ -42,9 +44,13 @@ fn bounded(answer: &str) -> String {
 
 /// The person's answer: the query, then each search under its heading.
 pub fn answer(query: &str, session: &str, project: Option<&str>) -> String {
-    let mut out = format!("recall {}\n\nthis session (the history compact-plus saved at each compaction):\n{}", serde_json::to_string(query).unwrap_or_default(), bounded(session));
+    let mut out = String::from("recall ");
+    out.push_str(&serde_json::to_string(query).unwrap_or_default());
+    out.push_str("\n\nthis session's history:\n");
+    out.push_str(&bounded(session));
     if let Some(p) = project {
-        out.push_str(&format!("\n\nearlier sessions of this project:\n{}", bounded(p)));
+        out.push_str("\n\nearlier sessions of this project:\n");
+        out.push_str(&bounded(p));
     }
     out.push_str("\n\n(for you alone: nothing of this goes to the model)");
     out

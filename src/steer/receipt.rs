@@ -81,13 +81,13 @@ pub struct Receipt {
     /// The items the summary dropped that were listed for the model.
     pub listed: usize,
     pub redacted: Tally,
-    /// Pins in the block, and pins left out because the context holds them anyway.
+    /// Pins the context holds word for word after it: in the block, or left out
+    /// of it because a kept message or word holds them.
     pub pins: usize,
-    pub pins_held: usize,
     pub rescue: Option<Rescue>,
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -130,13 +130,20 @@ impl Receipt {
     pub fn lines(&self, dir: Option<&str>) -> Vec<String> {
         let mut lines = Vec::new();
         if let Some(r) = &self.rescue {
-            let mut head = format!("Claude Code's own compaction failed ({}); compact-plus compacted in its place: ", r.cause);
+            let mut head = String::from("Claude Code's own compaction failed (");
+            head.push_str(&r.cause);
+            head.push_str("); compact-plus compacted in its place: ");
             match &r.author {
-                Author::Model(m) => head.push_str(&format!("the rescue model ({m}) wrote the summary")),
-                Author::Digest { why } => head.push_str(&format!(
-                    "no model answered ({}), so the summary is compact-plus's digest of the conversation",
-                    text::head(why, 80)
-                )),
+                Author::Model(m) => {
+                    head.push_str("the rescue model (");
+                    head.push_str(m);
+                    head.push_str(") wrote the summary");
+                }
+                Author::Digest { why } => {
+                    head.push_str("no model answered (");
+                    head.push_str(text::head(why, 80));
+                    head.push_str("): the summary is compact-plus's digest");
+                }
             }
             lines.push(head);
         }
@@ -148,18 +155,23 @@ impl Receipt {
             }
             Saved::Nowhere => "no history saved (no home folder, or the write failed)".into(),
         };
-        body.push_str(&format!(" · {} of your messages kept word for word", self.words_kept));
+        body.push_str(" · ");
+        body.push_str(&self.words_kept.to_string());
+        body.push_str(" of your messages kept word for word");
         if self.words_left_out > 0 {
-            body.push_str(&format!(", {} older left out by the budget", self.words_left_out));
+            body.push_str(", ");
+            body.push_str(&self.words_left_out.to_string());
+            body.push_str(" older left out by the budget");
         }
         if self.listed > 0 {
-            body.push_str(&format!(" · {} the summary dropped listed for the model", plural(self.listed, "item", "items")));
+            body.push_str(" · ");
+            body.push_str(&plural(self.listed, "item", "items"));
+            body.push_str(" the summary dropped listed for the model");
         }
-        if self.pins + self.pins_held > 0 {
-            body.push_str(&format!(" · {} kept", plural(self.pins + self.pins_held, "pin", "pins")));
-            if self.pins_held > 0 {
-                body.push_str(&format!(" ({} already in the context word for word)", self.pins_held));
-            }
+        if self.pins > 0 {
+            body.push_str(" · ");
+            body.push_str(&plural(self.pins, "pin", "pins"));
+            body.push_str(" kept");
         }
         let n = self.redacted.total();
         if n > 0 {
@@ -194,7 +206,6 @@ mod tests {
             listed: 12,
             redacted: Tally::default(),
             pins: 2,
-            pins_held: 0,
             rescue: None,
         }
     }
@@ -242,7 +253,7 @@ mod tests {
         assert!(lines[0].starts_with("Claude Code's own compaction failed (prompt too long); compact-plus compacted in its place: the rescue model (haiku) wrote the summary"));
         assert!(lines[1].starts_with("history saved to") && lines[1].contains("redacted 1 credential ("));
         r.rescue = Some(Rescue { cause: "overloaded".into(), author: Author::Digest { why: "out of time".into() } });
-        assert!(r.lines(None)[0].contains("no model answered (out of time), so the summary is compact-plus's digest"));
+        assert!(r.lines(None)[0].contains("no model answered (out of time): the summary is compact-plus's digest"));
         r.saved = Saved::Nowhere;
         assert!(r.lines(None)[1].starts_with("no history saved"));
     }

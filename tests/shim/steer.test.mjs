@@ -49,7 +49,7 @@ test('a pin comes after every compaction, once, in the block with the words; /un
     assert.equal(count(sees, '<user-pinned>'), 1, `compaction ${n}`)
   }
   const off = await host.slash('unpin', '1')
-  assert.match(off.value.text, /^unpinned "Never push to main\. PIN-16"\. no pins left\./)
+  assert.match(off.value.text, /^unpinned "Never push to main\. PIN-16"; 0 pins left\./)
   await host.compact({ trigger: 'manual' })
   await host.prompt('after the unpin')
   assert.equal(count(host.modelSees(), 'PIN-16'), 0)
@@ -93,7 +93,7 @@ test('/recall answers from the recall module for the person, and its query never
   await host.prompt('next')
   const sees = host.modelSees()
   assert.ok(sees.includes('<command-name>/recall</command-name>') && !sees.includes('<command-args>walrus-77'), sees)
-  assert.ok(!sees.includes('this session (the history'), 'the answer stays off the model')
+  assert.ok(!sees.includes('this session's history:'), 'the answer stays off the model')
 })
 
 test('a new session gets the brief from an earlier summary of its project at its first prompt, once', async () => {
