@@ -34,7 +34,7 @@ test('/pin answers the person alone, runs nothing beneath, and its row goes to t
   assert.ok(!sees.includes('sk-ant-api03') && !sees.includes('pinned as pin'), 'the key and the answer stay off the model')
   assert.ok(host.file(`${host.historyDir()}/.pins.json`).includes('deploy with [REDACTED:anthropic-key]'))
   const list = await host.slash('pin')
-  assert.match(list.value.text, /^1 pinned \(\d+ of 2000 tokens\), kept word for word after every compaction:\n {2}1\. deploy with \[REDACTED:anthropic-key\]/)
+  assert.match(list.value.text, /^1 pinned \(\d+ of 2000 tokens\):\n {2}1\. deploy with \[REDACTED:anthropic-key\]/)
 })
 
 test('a pin comes after every compaction, once, in the block with the words; /unpin takes it out', async () => {
@@ -93,7 +93,7 @@ test('/recall answers from the recall module for the person, and its query never
   await host.prompt('next')
   const sees = host.modelSees()
   assert.ok(sees.includes('<command-name>/recall</command-name>') && !sees.includes('<command-args>walrus-77'), sees)
-  assert.ok(!sees.includes('this session's history:'), 'the answer stays off the model')
+  assert.ok(!sees.includes("this session's history:"), 'the answer stays off the model')
 })
 
 test('a new session gets the brief from an earlier summary of its project at its first prompt, once', async () => {
