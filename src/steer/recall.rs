@@ -46,7 +46,7 @@ fn bounded(answer: &str) -> String {
 pub fn answer(query: &str, session: &str, project: Option<&str>) -> String {
     let mut out = String::from("recall ");
     out.push_str(&serde_json::to_string(query).unwrap_or_default());
-    out.push_str("\n\nthis session's history:\n");
+    out.push_str("\n\nthis session (saved history):\n");
     out.push_str(&bounded(session));
     if let Some(p) = project {
         out.push_str("\n\nearlier sessions of this project:\n");

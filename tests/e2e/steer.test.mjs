@@ -93,7 +93,7 @@ test('headless: a receipt after every compaction, a pin through five compactions
   const later = run.messageRequests.filter((r) => run.requests.indexOf(r) >= run.turns[at('/recall KIWI-7781')].requestsTo);
   for (const r of later) {
     assert.ok(!body(r).includes('<command-args>KIWI-7781'), 'the query reached the model');
-    assert.ok(!body(r).includes("this session's history:"), 'the answer reached the model');
+    assert.ok(!body(r).includes("this session (saved history):"), 'the answer reached the model');
   }
   const settled = (event) => debugLines(run, new RegExp(`compact-plus@inline ${event} settled in`)).map((l) => Number(/settled in ([\d.]+)ms/.exec(l)?.[1]));
   t.diagnostic(`/recall (two searches: this session, then the project) settled in ${settled('command.run').at(-1)} ms; the model's recall tool (one search) in ${settled('tool.call').at(-1)} ms`);

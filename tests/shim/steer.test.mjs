@@ -93,7 +93,7 @@ test('/recall answers from the recall module for the person, and its query never
   await host.prompt('next')
   const sees = host.modelSees()
   assert.ok(sees.includes('<command-name>/recall</command-name>') && !sees.includes('<command-args>walrus-77'), sees)
-  assert.ok(!sees.includes("this session's history:"), 'the answer stays off the model')
+  assert.ok(!sees.includes("this session (saved history):"), 'the answer stays off the model')
 })
 
 test('a new session gets the brief from an earlier summary of its project at its first prompt, once', async () => {

@@ -61,7 +61,7 @@ test('terminal: the receipt below Compacted; /pin, /recall and /unpin answered o
   tui.check('the command line is drawn without the query', /❯ \/recall\s*$/m.test(shot))
   const s4 = await tui.say('08-after-recall', 'Thanks. PLUM-1234')
   const b4 = allText(tui.requestWith('PLUM-1234', s4.from))
-  tui.check('after /recall: neither its query nor its answer in the request', !b4.includes('<command-args>KIWI-7781') && !b4.includes("this session's history:"), b4.slice(-300))
+  tui.check('after /recall: neither its query nor its answer in the request', !b4.includes('<command-args>KIWI-7781') && !b4.includes("this session (saved history):"), b4.slice(-300))
 
   const un = await slash(tui, '09-unpin', '/unpin 1', /compact-plus: unpinned "Never push to main/)
   tui.check('/unpin: no model request', un.to === un.from)
