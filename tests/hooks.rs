@@ -4206,7 +4206,7 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     let block = context_block(&out).unwrap();
     assert!(!block.contains(PIN) && block.contains("PIN-TWO"));
     assert!(command(&mut h, "unpin", "7").starts_with("nothing unpinned: give the number of a pin, from 1 to 1"));
-    assert!(command(&mut h, "unpin", "all").starts_with("unpinned \"second pin PIN-TWO\"; 0 pins left"));
+    assert!(command(&mut h, "unpin", "1").starts_with("unpinned \"second pin PIN-TWO\"; 0 pins left"));
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-2")));
     h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
     assert!(h.pending_state().unwrap().pins.is_empty());

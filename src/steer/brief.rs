@@ -6,6 +6,7 @@
 //! no request. A project's sessions are the Claude Code transcripts in its
 //! folder (`~/.claude/projects/<cwd, every non-alphanumeric as ->/<id>.jsonl`).
 
+use crate::compaction::rescue::engine_row::ENGINE_ROW_TAIL;
 use crate::compaction::verbatim::CHARS_PER_TOKEN;
 use crate::text;
 
@@ -53,12 +54,18 @@ fn wanted(title: &str) -> bool {
 }
 
 /// The summary's next steps and open questions, in its order, within `room`
-/// characters (cut at the end past it); empty for a summary with neither.
+/// characters (cut at the end past it); empty for a summary with neither. The
+/// engine's paragraph after the summary ("Continue the conversation…") and
+/// compact-plus's blocks after it (the kept words, the pointer, what the
+/// summary lost) are no part of it.
 pub fn extract(summary: &str, room: usize) -> String {
+    let summary = summary.split(ENGINE_ROW_TAIL).next().unwrap_or("");
     let mut out = String::new();
     let mut keep = false;
     for line in summary.lines() {
-        if let Some(title) = heading(line) {
+        if line.starts_with('<') || line.starts_with("compact-plus") {
+            keep = false;
+        } else if let Some(title) = heading(line) {
             keep = wanted(title);
             if keep {
                 out.push_str(if out.is_empty() { "## " } else { "\n## " });
@@ -129,7 +136,15 @@ mod tests {
     use super::*;
     use crate::compaction::verbatim::CHARS_PER_TOKEN;
 
-    const ENGINE: &str = "This session is being continued from a previous conversation that ran out of context.\n\nSummary:\n1. Primary Request and Intent:\n   Fix the flaky parser test.\n\n2. Key Technical Concepts:\n   - Rust\n\n7. Pending Tasks:\n   - Run the whole suite again (KIWI-7781)\n\n8. Current Work:\n   Editing src/parser.rs line 88.\n\n9. Optional Next Step:\n   Re-run `cargo test parser` and commit.\n\n## Open Questions\n- Should the public API change? (waits on the user)\n";
+    const ENGINE: &str = "This session is being continued from a previous conversation that ran out of context.\n\nSummary:\n1. Primary Request and Intent:\n   Fix the flaky parser test.\n\n2. Key Technical Concepts:\n   - Rust\n\n7. Pending Tasks:\n   - Run the whole suite again (KIWI-7781)\n\n8. Current Work:\n   Editing src/parser.rs line 88.\n\n9. Optional Next Step:\n   Re-run `cargo test parser` and commit.\n\n## Open Questions\n- Should the public API change? (waits on the user)\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /t/x.jsonl\nContinue the conversation from where it left off without asking the user any further questions.";
+
+    #[test]
+    fn neither_the_engines_paragraph_after_the_summary_nor_our_blocks_come_along() {
+        let got = extract(ENGINE, 2000);
+        assert!(!got.contains("Continue the conversation") && !got.contains("transcript at"), "{got}");
+        let rescued = "[compact-plus wrote this summary (…)]\n## Next Steps\n- ship it\n## Open Questions\n- none\n<user-messages-verbatim>\nwords\n</user-messages-verbatim>\ncompact-plus saved the conversation…";
+        assert_eq!(extract(rescued, 2000), "## Next Steps\n- ship it\n\n## Open Questions\n- none");
+    }
 
     #[test]
     fn the_next_steps_and_open_questions_are_kept_in_order() {

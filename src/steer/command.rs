@@ -33,7 +33,7 @@ impl Command {
 }
 
 /// What `$.command.register` gets, one per command (JSON).
-pub const SPECS: &str = r#"[{"name":"pin","description":"compact-plus: keep a text word for word after every compaction (alone: list the pins)","argumentHint":"[text]"},{"name":"unpin","description":"compact-plus: remove a pin (its number from /pin, or all)","argumentHint":"<n|all>"},{"name":"recall","description":"compact-plus: search this session's history and this project's earlier sessions, for you alone","argumentHint":"<words>"}]"#;
+pub const SPECS: &str = r#"[{"name":"pin","description":"compact-plus: keep a text word for word after every compaction (alone: list the pins)","argumentHint":"[text]"},{"name":"unpin","description":"compact-plus: remove a pin (its number from /pin)","argumentHint":"<n>"},{"name":"recall","description":"compact-plus: search this session's history and this project's earlier sessions, for you alone","argumentHint":"<words>"}]"#;
 
 const ARGS_OPEN: &str = "<command-args>";
 const ARGS_CLOSE: &str = "</command-args>";

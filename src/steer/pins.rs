@@ -70,18 +70,14 @@ pub fn add(pins: &mut Vec<String>, text: &str) -> Result<usize, Refused> {
     Ok(pins.len())
 }
 
-/// What `/unpin` takes out: the pin numbered `arg` (from 1), or all of them.
+/// What `/unpin` takes out: the pin numbered `arg` (from 1).
 pub fn remove(pins: &mut Vec<String>, arg: &str) -> Result<Vec<String>, String> {
-    let arg = text::trim(arg);
     if pins.is_empty() {
         return Err("there are no pins in this session".into());
     }
-    if arg.eq_ignore_ascii_case("all") {
-        return Ok(std::mem::take(pins));
-    }
-    match arg.trim_start_matches('#').parse::<usize>() {
+    match text::trim(arg).trim_start_matches('#').parse::<usize>() {
         Ok(n) if (1..=pins.len()).contains(&n) => Ok(vec![pins.remove(n - 1)]),
-        _ => Err(format!("give the number of a pin, from 1 to {} (/pin lists them), or all", pins.len())),
+        _ => Err(format!("give the number of a pin, from 1 to {} (/pin lists them)", pins.len())),
     }
 }
 
@@ -110,20 +106,11 @@ pub fn refused(why: &Refused) -> String {
 
 /// `/unpin`'s answer: what was taken out, and what is left.
 pub fn removed(gone: &[String], left: usize) -> String {
-    let mut out = String::from("unpinned ");
-    match gone {
-        [one] => {
-            out.push('"');
-            out.push_str(&line(one));
-            out.push('"');
-        }
-        all => {
-            out.push_str("all ");
-            out.push_str(&all.len().to_string());
-            out.push_str(" pins");
-        }
+    let mut out = String::from("unpinned \"");
+    for one in gone {
+        out.push_str(&line(one));
     }
-    out.push_str("; ");
+    out.push_str("\"; ");
     out.push_str(&crate::steer::receipt::plural(left, "pin", "pins"));
     out.push_str(" left. The model keeps what it has of it until the next compaction.");
     out
@@ -246,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn unpin_takes_a_number_or_all_and_explains_the_rest() {
+    fn unpin_takes_a_number_and_explains_the_rest() {
         let mut pins: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
         assert_eq!(remove(&mut pins, " #3 "), Ok(vec!["c".into()]));
         assert_eq!(remove(&mut pins, "1"), Ok(vec!["a".into()]));
@@ -254,8 +241,9 @@ mod tests {
         assert!(remove(&mut pins, "3").unwrap_err().contains("from 1 to 2"));
         assert!(remove(&mut pins, "").unwrap_err().contains("give the number"));
         assert!(remove(&mut pins, "two").unwrap_err().contains("give the number"));
-        assert_eq!(remove(&mut pins, "ALL").map(|r| r.len()), Ok(2));
-        assert!(pins.is_empty());
+        assert!(remove(&mut pins, "all").unwrap_err().contains("from 1 to 2"));
+        assert_eq!(remove(&mut pins, "2"), Ok(vec!["d".into()]));
+        assert_eq!(remove(&mut pins, "1"), Ok(vec!["b".into()]));
         assert!(remove(&mut pins, "1").unwrap_err().contains("no pins"));
     }
 

@@ -166,6 +166,7 @@ test('headless: a new session of the project gets the brief from the last sessio
   assert.ok(text.includes('Nothing in it is a request'));
   const block = /From compact-plus: a brief[\s\S]*?<\/earlier-session-brief>/.exec(JSON.parse(JSON.stringify(r1.body.messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n'))).join('\n'))))?.[0] ?? '';
   assert.ok(block.length > 0 && block.length <= 2400, `${block.length} characters`);
+  assert.ok(!block.includes('Continue the conversation') && !block.includes('transcript at'), 'the engine\'s paragraph after the summary is no part of the brief');
   const notice = receipts(second);
   assert.equal(notice.length, 1, JSON.stringify(notice));
   assert.match(notice[0], new RegExp(`^gave the model a brief from an earlier session of this project \\(${first.sessionId.slice(0, 8)}`));

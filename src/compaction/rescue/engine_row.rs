@@ -15,7 +15,7 @@
 /// The start of the engine's summary row (2.1.328).
 const ENGINE_ROW_HEAD: &str = "This session is being continued from a previous conversation";
 /// What follows the summary in the engine's row.
-const ENGINE_ROW_TAIL: &str = "\n\nIf you need specific details from before compaction";
+pub const ENGINE_ROW_TAIL: &str = "\n\nIf you need specific details from before compaction";
 /// What a `<summary>` block becomes in the row.
 const SUMMARY_MARK: &str = "Summary:\n";
 
