@@ -24,7 +24,23 @@ pub const VERBATIM_CLOSE: &str = "</user-messages-verbatim>";
 /// The separator of the reference's block, which earlier blocks may still use.
 pub const VERBATIM_SEP: &str = "\n--- user message ---\n";
 pub const SUMMARY_START: &str = "This session is being continued from a previous conversation";
-const PER_MESSAGE_CHARS: f64 = 8000.0;
+/// How much of one message the block keeps (UTF-16 units; the middle of a
+/// longer one is cut, the history file holds it whole).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Caps {
+    /// The newest message: the request the next model most needs word for word.
+    pub newest: f64,
+    /// Each earlier one: already answered, the summary tells its outcome, and
+    /// the long ones are mostly pastes (a log, an accepted plan's text) that a
+    /// search of the history finds whole. On the real compactions of
+    /// `bench/continuation.mjs` these took most of the block's tokens.
+    pub earlier: f64,
+}
+
+/// The reference's: every message up to 8,000 units.
+pub(crate) const REFERENCE_CAPS: Caps = Caps { newest: 8000.0, earlier: 8000.0 };
+/// compact-plus's: the newest up to 8,000, each earlier one up to 2,000.
+pub(crate) const CAPS: Caps = Caps { newest: 8000.0, earlier: 2000.0 };
 pub const CUT_NOTE: &str = "the full text is in the history file";
 
 /// User-role rows the engine or the app writes, not the person, as the
@@ -137,7 +153,7 @@ pub(crate) fn newest_block(messages: &Messages) -> Option<&str> {
 /// knows it; `None` reads it from the newest earlier block in the messages.
 pub fn select(previous: Option<Vec<String>>, messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
     let previous = previous.unwrap_or_else(|| carried(messages));
-    select_from(previous, messages, budget_tokens, person_text)
+    select_from(previous, messages, budget_tokens, person_text, CAPS)
 }
 
 /// How many messages [`select`] chooses from: the carried words and this
@@ -153,7 +169,13 @@ pub fn considered(previous: Option<&[String]>, messages: &Messages) -> usize {
 /// earlier block) first, then this window's person rows (`person` tells them),
 /// chosen newest first. The product and the reference differ only in what they
 /// carry and what they take for the person's; the choice within the budget is this one.
-pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_tokens: f64, person: fn(&str) -> String) -> Vec<Entry> {
+pub(crate) fn select_from(
+    carried: Vec<String>,
+    messages: &Messages,
+    budget_tokens: f64,
+    person: fn(&str) -> String,
+    caps: Caps,
+) -> Vec<Entry> {
     // NaN too: a budget that is no number keeps nothing.
     if budget_tokens.is_nan() || budget_tokens <= 0.0 {
         return Vec::new();
@@ -175,7 +197,8 @@ pub(crate) fn select_from(carried: Vec<String>, messages: &Messages, budget_toke
         if room.is_nan() || room <= 200.0 {
             break;
         }
-        let capped = text::cut_middle(&entry.text, PER_MESSAGE_CHARS.min(room), CUT_NOTE);
+        let cap = if chosen.is_empty() { caps.newest } else { caps.earlier };
+        let capped = text::cut_middle(&entry.text, cap.min(room), CUT_NOTE);
         room -= text::len16(&capped) as f64 + sep;
         chosen.push(Entry { text: capped, handle: entry.handle });
     }
@@ -312,6 +335,25 @@ mod tests {
 
     fn msgs(json: &str) -> Messages {
         parse_messages(json)
+    }
+
+    #[test]
+    fn the_newest_message_keeps_more_than_the_earlier_ones() {
+        let long = |c: char| c.to_string().repeat(5000);
+        let rows = serde_json::json!([
+            {"role": "user", "text": long('a')},
+            {"role": "user", "text": long('b')},
+        ]);
+        let chosen = select(None, &msgs(&rows.to_string()), 8000.0);
+        assert_eq!(chosen.len(), 2);
+        // The earlier one: 2,000 units kept around a cut in the middle, and the note naming the history file.
+        assert!(text::len16(&chosen[0].text) <= 2000 + 80, "{}", text::len16(&chosen[0].text));
+        assert!(chosen[0].text.starts_with("aaaa") && chosen[0].text.ends_with("aaaa") && chosen[0].text.contains(CUT_NOTE));
+        // The newest: whole, under its 8,000.
+        assert_eq!(chosen[1].text, long('b'));
+        // The reference keeps both whole (its 8,000 each).
+        let reference = crate::compat::verbatim::select(&msgs(&rows.to_string()), 8000.0);
+        assert_eq!(reference[0].text, long('a'));
     }
 
     #[test]

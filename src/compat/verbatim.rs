@@ -3,7 +3,7 @@
 //! blocks (an earlier summary's) and writes its own, marked
 //! ([`crate::compaction::verbatim`]); the choice within the budget is shared.
 
-use crate::compaction::verbatim::{newest_block, select_from, words_of, REFERENCE_PREFIXES, VERBATIM_SEP};
+use crate::compaction::verbatim::{newest_block, select_from, words_of, REFERENCE_CAPS, REFERENCE_PREFIXES, VERBATIM_SEP};
 use crate::message::Messages;
 use crate::text;
 
@@ -27,7 +27,7 @@ pub fn carried_messages(messages: &Messages) -> Vec<String> {
 /// The person's messages to keep word for word, oldest first: those carried from
 /// earlier summaries, then this window's, chosen newest first within the budget.
 pub fn select(messages: &Messages, budget_tokens: f64) -> Vec<Entry> {
-    select_from(carried_messages(messages), messages, budget_tokens, person_text)
+    select_from(carried_messages(messages), messages, budget_tokens, person_text, REFERENCE_CAPS)
 }
 
 /// The block appended to the summary row.
