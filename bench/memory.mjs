@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The memory the core hands back (issue [8], "Memory handed back"): wasm linear memory only grows,
 // so after one large compaction an instance would keep its peak for the rest of the process. The
-// shim (js/compact-plus.js `handBack`) rebuilds the instance, its state carried, once no hook is in
-// flight after a compaction has grown it past 32 MiB. Runs as is under Node and under Bun:
+// core says when (`handBack`, src/hooks/mod.rs: past 32 MiB, no hook in flight) and the shim
+// rebuilds the instance, its state carried (js/wasm.js `Core.step`). Runs as is under Node and under Bun:
 //
 //   node bench/memory.mjs [--messages 4096] [--quick] [--json FILE]
 //

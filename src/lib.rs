@@ -15,11 +15,14 @@
 //! - [`steer`]: what the person sees of compaction and steers it by (the
 //!   receipt, pins, their own recall, the brief from an earlier session).
 //! - [`text`], [`message`]: text as JavaScript sees it, and the host's data.
+//! - [`engine`]: the engine's own wording (Claude Code 2.1.328's texts that
+//!   compact-plus recognises or depends on), in one place.
 //! - [`compat`] (feature `compat`, every test build): the reference's functions,
 //!   for its exports, the golden vectors and the benchmark; not in the shipped `.wasm`.
 //! - [`bindings`]: the JS exports.
 
 pub mod text;
+pub mod engine;
 pub mod message;
 pub mod compaction;
 pub mod instructions;

@@ -140,6 +140,13 @@ pub fn handle_key(raw: Option<&RawValue>) -> Option<&str> {
 /// numbering and counts stay the reference's; anything but a list is empty.
 pub type Messages = Vec<Option<Message>>;
 
+/// An event's JSON as the hooks read it: a field that does not read costs that
+/// field, and an event that is no object at all is the default one.
+pub fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
+    let json = crate::text::well_formed_json(json);
+    serde_json::from_str::<Lenient<T>>(&json).ok().and_then(|l| l.0).unwrap_or_default()
+}
+
 /// Reads a messages array from JSON text. Unreadable JSON is an empty list.
 pub fn parse_messages(json: &str) -> Messages {
     serde_json::from_str::<ListOrNot<Message>>(&text::well_formed_json(json)).map(|l| l.0).unwrap_or_default()

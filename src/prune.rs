@@ -18,7 +18,7 @@ pub const REMOVE_TIMEOUT_MS: u64 = 20_000;
 /// `$.fs.list`'s entries.
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(default)]
-pub struct Entry {
+pub struct FolderEntry {
     pub name: String,
     pub kind: String,
     #[serde(rename = "isLink")]
@@ -53,7 +53,7 @@ pub fn is_session_name(name: &str) -> bool {
 
 /// The folders of `root` worth a closer look: plain directories with session
 /// names, other than the current session's.
-pub fn candidates<'a>(entries: &'a [Entry], current: &str) -> Vec<&'a str> {
+pub fn candidates<'a>(entries: &'a [FolderEntry], current: &str) -> Vec<&'a str> {
     entries
         .iter()
         .filter(|e| e.kind == "dir" && !e.is_link && is_session_name(&e.name) && e.name != current)
@@ -128,8 +128,8 @@ pub fn removal(folder: &str, windows: bool) -> Removal {
 mod tests {
     use super::*;
 
-    fn entry(name: &str, kind: &str, is_link: bool) -> Entry {
-        Entry { name: name.into(), kind: kind.into(), is_link, mtime_ms: 0.0 }
+    fn entry(name: &str, kind: &str, is_link: bool) -> FolderEntry {
+        FolderEntry { name: name.into(), kind: kind.into(), is_link, mtime_ms: 0.0 }
     }
 
     #[test]

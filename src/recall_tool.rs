@@ -45,6 +45,18 @@ pub fn spec() -> Value {
     })
 }
 
+/// How far the recall tool reaches, as the options set it (`recallTool`,
+/// `recallScope`): what the pointer offers and what a call may search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// No recall tool: the pointer offers `rg` alone.
+    Off,
+    /// This session's history alone.
+    Session,
+    /// This session's history, and this project's earlier sessions.
+    Project,
+}
+
 /// Messages shown when the input names no `limit`.
 pub const DEFAULT_LIMIT: usize = 8;
 /// The most messages one answer shows, whatever `limit` asks for.

@@ -259,7 +259,7 @@ pub enum Step<C, T> {
     Done(T),
     /// Waiting, with nothing asked: no answer can ever resume it. A bug in the
     /// machine; its driver answers that it stopped short.
-    AskedNothing,
+    Stalled,
 }
 
 /// A running machine.
@@ -306,7 +306,7 @@ impl<C: 'static, T: 'static> Machine<C, T> {
                 let asked = std::mem::take(&mut self.host.exchange.borrow_mut().asked);
                 self.asked = asked.len();
                 if asked.is_empty() {
-                    Step::AskedNothing
+                    Step::Stalled
                 } else {
                     Step::Ask(asked)
                 }
@@ -392,6 +392,6 @@ mod tests {
     #[test]
     fn a_machine_that_asks_nothing_says_so() {
         let mut m: Machine<Probe, ()> = Machine::new(|_host| std::future::pending());
-        assert!(matches!(m.step(None), Step::AskedNothing));
+        assert!(matches!(m.step(None), Step::Stalled));
     }
 }

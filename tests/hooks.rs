@@ -13,6 +13,7 @@
 use compact_plus::compaction::handoff;
 use compact_plus::hooks::{Channel, Core, Options, Pending};
 use compact_plus::instructions;
+use compact_plus::recall_tool::Reach;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -39,13 +40,13 @@ const FIRST: &str = "Please fix the parser in src/parse.rs";
 /// naming the first message kept word for word (ref:146-147; the wording of
 /// ours is `handoff`'s business, tested there).
 fn ours(own: Option<&str>, first: Option<&str>, saved: bool) -> String {
-    handoff::join_instructions(own, &handoff::instructions(first, saved))
+    handoff::join_instructions(own, &handoff::instructions(first, saved.then(dir).as_deref()))
 }
 
 // ---------------------------------------------------------------- the fake host
 
 /// One thing that happened: a call the core asked for (as the shim received it),
-/// or the shim's own doing (`next` by the shim, `cancel`, `spawn`, `stuck`).
+/// or the shim's part in the protocol (`cancel`, `spawn`, `lost`).
 #[derive(Debug, Clone)]
 struct Rec {
     hook: String,
@@ -106,6 +107,9 @@ struct Fake {
     /// as a headless process's first prompt.context does before its session is
     /// bound (measured on 2.1.328: tests/HOST.md, "The person's commands").
     rows: Option<Value>,
+    /// The lines the person's transcript got (`$.ui.log` without `to: 'debug'`): a hook's end's
+    /// `notice`, logged by the shim once the hook returned (tests/shim/steer.test.mjs).
+    shown: Vec<String>,
 }
 
 impl Fake {
@@ -151,6 +155,7 @@ impl Fake {
             completions: Default::default(),
             batch_ms: 0.0,
             rows: None,
+            shown: Vec::new(),
         }
     }
 
@@ -388,7 +393,7 @@ impl Fake {
             },
             // The recall module's search is the shim's (tested in Node, tests/shim/steer.test.mjs):
             // here it answers what it was asked, so a test reads the request.
-            "search" => Ok(Some(json!(format!("SEARCHED {}", call["search"])))),
+            "search" => Ok(Some(json!(format!("SEARCHED {}", call["request"])))),
             other => Err(format!("unknown call: {other}")),
         }
     }
@@ -429,11 +434,11 @@ impl Fake {
 }
 
 /// The changes a `next` carried (`instructions`, `append`): the shim hands the
-/// engine the event as received with these applied (its `downEvent`, tested in
+/// engine the event as received with these applied (js/event.js `down`, tested in
 /// Node: tests/shim/). Empty for a `next` that passes the event untouched.
 fn changes(next: &Value) -> Vec<&str> {
     next.as_object()
-        .map(|o| o.keys().map(String::as_str).filter(|k| !["op", "by"].contains(k)).collect())
+        .map(|o| o.keys().map(String::as_str).filter(|k| !["op", "started"].contains(k)).collect())
         .unwrap_or_default()
 }
 
@@ -468,6 +473,34 @@ impl Deferred {
     }
 }
 
+/// How a hook ended, as the core said it, and what `next` answered where the
+/// core called it (`next`, or `startNext` and `nextResult`). The hook's result
+/// the shim makes of these is tested in Node (tests/shim/).
+#[derive(Debug, Clone, PartialEq)]
+struct Ended {
+    /// The core's `done` (`{"end": …}`), its `{"lost": …}`, or null where the
+    /// shim cancelled the hook (a `next` the hook awaited rejected).
+    done: Value,
+    next: Option<Result<Value, String>>,
+}
+
+impl Ended {
+    /// The engine's result passed through, after the core called `next` and
+    /// it answered this.
+    fn passed(next: Result<Value, String>) -> Ended {
+        Ended { done: json!({"end": "passThrough"}), next: Some(next) }
+    }
+
+    /// The engine's result passed through, `next` left to the shim to call.
+    fn untouched() -> Ended {
+        Ended { done: json!({"end": "passThrough"}), next: None }
+    }
+
+    fn end(&self) -> &str {
+        self.done["end"].as_str().unwrap_or("")
+    }
+}
+
 /// One loaded module (the core) and the host around it.
 struct Harness {
     core: Core,
@@ -491,9 +524,6 @@ struct Harness {
     at_turn_end_op: Option<(&'static str, Value)>,
     /// `next.signal` had aborted when the summarizer's `next` rejected (Esc).
     aborted: bool,
-    /// How the last hook ended (its `done`), for the fields the shim acts on
-    /// after returning (`notice`).
-    last_done: Option<Value>,
 }
 
 impl Harness {
@@ -513,13 +543,13 @@ impl Harness {
             before_queued: None,
             carried: String::new(),
             at_turn_end_op: None,
-            last_done: None,
         }
     }
 
-    /// The engine fires `hook`: what the shim resolves (Ok) or rejects with (Err).
-    /// Work the core spawns runs to its end before this returns.
-    fn fire(&mut self, hook: &str, e: Value) -> Result<Value, String> {
+    /// The engine fires `hook`: how the core ended it, and what `next`
+    /// answered where the core called it. A job the core's end starts runs to
+    /// its end before this returns.
+    fn fire(&mut self, hook: &str, e: Value) -> Ended {
         let mut spawned = Vec::new();
         let out = self.drive(hook, &e, true, &mut spawned);
         for name in spawned {
@@ -530,27 +560,22 @@ impl Harness {
         out
     }
 
-    /// The shim's own `next`: the event as received (where the core asked none).
-    fn next(&mut self, hook: &str) -> Result<Value, String> {
-        self.fake.record(hook, json!({"op": "next", "by": "shim"}));
-        self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null))
-    }
-
-    /// Plays the shim's part in one hook: starts the core on the event, performs
-    /// each call it asks for on the fake host (`next` on the fake engine, at most
-    /// once), resumes it with the answers, and makes the hook's result of its
-    /// `done` as the shim does. What the shim does on its own side (how it slims
-    /// and packs an event, applies a `next`'s changes, keeps `next` to one call
-    /// under every fault) is tested in Node (tests/shim/).
-    fn drive(
-        &mut self,
-        hook: &str,
-        e: &Value,
-        has_next: bool,
-        spawned: &mut Vec<String>,
-    ) -> Result<Value, String> {
+    /// Speaks the step protocol with the core for one hook, as the shim does:
+    /// starts the core on the event, performs each call it asks for on the fake
+    /// host (`next` on the fake engine, at most once), resumes it with the
+    /// answers, until it ends; starts the job an end names. What the shim then
+    /// makes of the end (the hook's result: `next`'s changed, a compaction of
+    /// the core's built, a rejection passed up) and how it slims and packs an
+    /// event is the shim's, tested in Node (tests/shim/).
+    fn drive(&mut self, hook: &str, e: &Value, has_next: bool, spawned: &mut Vec<String>) -> Ended {
         let mut called = false;
-        let mut result = Value::Null;
+        let mut next: Option<Result<Value, String>> = None;
+        // As the shim does: these hooks' `next` starts with the event as it came, before the core.
+        if has_next && compact_plus::hooks::NEXT_FIRST.contains(&hook) {
+            called = true;
+            self.fake.record(hook, json!({"op": "next", "started": true}));
+            next = Some(self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)));
+        }
         let deferred = if hook == "session.compact" { self.deferred.take() } else { None };
         let event = deferred.as_ref().map_or(e, |d| &d.event);
         let first = self.core.start(hook, &event.to_string());
@@ -558,14 +583,12 @@ impl Harness {
         if let Some(carry) = step.get("carry") {
             self.carried = carry.to_string();
         }
-        // A `next` started by `startNext`, its result taken by `nextResult`.
-        let mut started: Option<Result<Value, String>> = None;
         while let Some(calls) = step.get("calls").and_then(Value::as_array).cloned() {
             let id = step["id"].as_u64().expect("an id with calls") as u32;
             let mut answers = Vec::new();
             let mut packed: Option<Vec<u8>> = None;
             for mut call in calls {
-                // As the shim does: a long write text waits in the core's outbox.
+                // A long write text waits in the core's outbox.
                 if let Some(k) = call.get("textRef").and_then(Value::as_u64) {
                     call["text"] = json!(self.core.take_text(k as usize));
                 }
@@ -591,22 +614,18 @@ impl Harness {
                     called = true;
                     let mut rec = call.clone();
                     rec["op"] = json!("next");
-                    rec["by"] = json!("core");
+                    rec["started"] = json!(true);
                     self.fake.record(hook, rec);
-                    started = Some(self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)));
+                    next = Some(self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)));
                     answers.push(json!({}));
                     continue;
                 }
                 if call["op"] == "nextResult" {
                     self.fake.record(hook, json!({"op": "nextResult"}));
-                    match started.clone() {
+                    match next.clone() {
                         None => answers.push(json!({"err": "no next was started"})),
-                        Some(Ok(v)) => {
-                            result = v.clone();
-                            answers.push(json!({ "ok": v }));
-                        }
-                        // As the shim does: the rejection is an answer, the
-                        // core may compact in the engine's place.
+                        Some(Ok(v)) => answers.push(json!({ "ok": v })),
+                        // The rejection is an answer: the core may compact in the engine's place.
                         Some(Err(err)) => answers.push(json!({"err": err, "rejected": true, "aborted": self.aborted})),
                     }
                     continue;
@@ -617,25 +636,23 @@ impl Harness {
                         continue;
                     }
                     called = true;
-                    let mut rec = call.clone();
-                    rec["by"] = json!("core");
-                    self.fake.record(hook, rec);
-                    match self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null)) {
-                        Ok(v) => {
-                            result = v.clone();
-                            answers.push(json!({ "ok": v }));
-                        }
-                        Err(err) => {
+                    self.fake.record(hook, call.clone());
+                    let answer = self.fake.next.get(hook).cloned().unwrap_or(Ok(Value::Null));
+                    next = Some(answer.clone());
+                    match answer {
+                        Ok(v) => answers.push(json!({ "ok": v })),
+                        // A `next` the hook awaited rejected: the shim cancels the hook.
+                        Err(_) => {
                             self.core.cancel(id);
                             self.fake.record(hook, json!({"op": "cancel", "id": id}));
-                            return Err(err);
+                            return Ended { done: Value::Null, next };
                         }
                     }
                     continue;
                 }
                 if hook == "turn-end" && self.at_turn_end_op.as_ref().is_some_and(|(op, _)| call["op"] == *op) {
                     if let Some((_, compaction)) = self.at_turn_end_op.take() {
-                        self.fire("session.compact", compaction).expect("the compaction meanwhile");
+                        self.fire("session.compact", compaction);
                     }
                 }
                 if call["op"] == "command" {
@@ -648,13 +665,13 @@ impl Harness {
                         Err(err) => answers.push(json!({ "err": err })),
                         Ok(()) => {
                             if let Some(compaction) = self.before_queued.take() {
-                                self.fire("session.compact", compaction).expect("the compaction before ours");
+                                self.fire("session.compact", compaction);
                             }
                             // The host runs the queued command before it answers.
                             let args = call["args"].as_str().unwrap_or("").to_owned();
                             let e = json!({"trigger": "manual", "instructions": args, "messages": self.fake.queued_messages.clone()});
                             let out = self.fire("session.compact", e);
-                            self.fake.record(hook, json!({"op": "queued ran", "result": format!("{out:?}")}));
+                            self.fake.record(hook, json!({"op": "queued ran", "done": out.done}));
                             answers.push(json!({}));
                         }
                     }
@@ -665,8 +682,7 @@ impl Harness {
                         self.under_way = Some(self.start_until_next(&compaction));
                     }
                     if let Some(compaction) = self.during_after.take() {
-                        self.fire("session.compact", compaction)
-                            .expect("the compaction in between");
+                        self.fire("session.compact", compaction);
                     }
                 }
                 self.fake.record(hook, call.clone());
@@ -687,71 +703,24 @@ impl Harness {
                 self.carried = carry.to_string();
             }
         }
-        self.last_done = step.get("done").cloned();
-        // After `next` rejected: the core's own compaction, or the very rejection;
-        // after it resolved or without it, the core's own only where it says it replaces it.
-        let own = step.get("done").and_then(|d| d.get("compacted"));
-        let replaces = own.is_some_and(|o| o["replaces"] == json!(true));
-        let err = match &started {
-            Some(Err(err)) => Some(err.clone()),
-            _ if replaces => Some("replaced".to_owned()),
-            _ => None,
+        let Some(mut done) = step.get("done").cloned() else {
+            assert!(step["lost"].is_string(), "a step is calls, done or lost: {step}");
+            self.fake.record(hook, json!({"op": "lost", "why": step["lost"]}));
+            return Ended { done: step, next };
         };
-        if let (Some(err), Some(own)) = (err, own) {
-            let mut messages = vec![json!({"role": "user", "text": own["summary"], "toolUses": []})];
-            let given = e["messages"].as_array().cloned().unwrap_or_default();
-            for i in own["keep"].as_array().into_iter().flatten().filter_map(Value::as_u64) {
-                messages.extend(given.get(i as usize).cloned());
-            }
-            self.fake.record(hook, json!({"op": "own", "after": err}));
-            return Ok(json!({ "messages": messages }));
+        // As the shim does: the lines for the person logged, the rest of the end as it reads.
+        if let Some(Value::Array(lines)) = done.as_object_mut().and_then(|d| d.remove("notice")) {
+            self.fake.shown.extend(lines.iter().map(|l| l.as_str().unwrap_or("").to_owned()));
         }
-        // The shim never leaves a started `next` behind: its result is the hook's.
-        if let (Some(r), Value::Null) = (&started, &result) {
-            result = r.clone()?;
+        if done["end"] == "told" {
+            done = json!({"end": "passThrough"});
         }
-        if let Some(done) = step.get("done") {
-            // As the shim does: a command's answer, for the person alone, without `next`.
-            if let Some(reply) = done.get("reply").filter(|_| !called) {
-                return Ok(json!({"text": reply, "isTextDisplayOnly": true}));
-            }
-            if let Some(name) = done.get("spawn").and_then(Value::as_str) {
-                self.fake.record(hook, json!({"op": "spawn", "name": name}));
-                spawned.push(name.to_owned());
-            }
-            if let Some(skip) = done.get("skip").filter(|_| !called) {
-                self.fake
-                    .record(hook, json!({"op": "skip", "reason": skip}));
-                return Ok(json!({ "skip": skip }));
-            }
-            if !called && has_next {
-                result = self.next(hook)?;
-            }
-            if let Some(files) = done.get("instructionFiles") {
-                let mut r = result.as_object().cloned().unwrap_or_default();
-                r.insert("instructionFiles".into(), files.clone());
-                result = Value::Object(r);
-            }
-            if let Some(block) = done.get("contextBlock") {
-                let mut r = result.as_object().cloned().unwrap_or_default();
-                let mut blocks = r.get("blocks").and_then(Value::as_array).cloned().unwrap_or_default();
-                blocks.push(block.clone());
-                r.insert("blocks".into(), Value::Array(blocks));
-                result = Value::Object(r);
-            }
-            return Ok(result);
+        if done["end"] == "spawn" {
+            let job = done["job"].as_str().expect("a job's name").to_owned();
+            self.fake.record(hook, json!({"op": "spawn", "name": job}));
+            spawned.push(job);
         }
-        assert_eq!(
-            step,
-            json!({"stuck": true}),
-            "a step is calls, done or stuck"
-        );
-        self.fake.record(hook, json!({"op": "stuck"}));
-        if called || !has_next {
-            Ok(result)
-        } else {
-            self.next(hook)
-        }
+        Ended { done, next }
     }
 
     /// Starts session.compact and answers it until it starts `next`; leaves it
@@ -777,15 +746,15 @@ impl Harness {
         panic!("the compaction ended without starting next: {step}");
     }
 
-    fn compact(&mut self, e: Value) -> Result<Value, String> {
+    fn compact(&mut self, e: Value) -> Ended {
         self.fire("session.compact", e)
     }
 
-    fn append(&mut self, e: Value) -> Result<Value, String> {
+    fn append(&mut self, e: Value) -> Ended {
         self.fire("session.append", e)
     }
 
-    fn turn(&mut self) -> Result<Value, String> {
+    fn turn(&mut self) -> Ended {
         self.fire(
             "turn.complete",
             json!({"reason": "answer", "answer": "Done.", "isAborted": false}),
@@ -897,7 +866,7 @@ fn appended(h: &Harness) -> Vec<String> {
 }
 
 fn pointer_block(file: &str, d: &str) -> String {
-    let p = handoff::pointer(file, d, 1, true, true);
+    let p = handoff::pointer(file, d, 1, Reach::Project);
     assert!(p.contains(&format!("\"{file}\"")) && p.contains(&format!("rg -n \"<term>\" \"{d}\"")));
     p
 }
@@ -909,9 +878,9 @@ fn compaction_writes_history_passes_instructions_and_logs() {
     let mut h = Harness::new();
     // As the shim sends it: the texts come when the core asks for them.
     h.deferred = Some(deferred_event("manual"));
-    let out = h.compact(compact_event("manual")).unwrap();
+    let out = h.compact(compact_event("manual"));
     // The engine's result comes back unchanged (ref:179).
-    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    assert_eq!(out, Ended::passed(h.fake.next["session.compact"].clone()));
 
     // ref:26-29 (the home and the session id, asked here in one round trip:
     // the reference asked them one after another); the person's texts for the
@@ -989,7 +958,7 @@ fn compaction_writes_history_passes_instructions_and_logs() {
 fn no_home_and_no_userprofile() {
     let mut h = Harness::new();
     h.fake.env.clear();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
 
     assert!(h.fake.calls("write").is_empty(), "no history, no log");
     assert!(
@@ -1006,7 +975,7 @@ fn no_home_and_no_userprofile() {
         json!(ours(None, Some(FIRST), false))
     );
 
-    h.append(summary_row()).unwrap();
+    h.append(summary_row());
     let blocks = appended(&h);
     assert_eq!(
         blocks.len(),
@@ -1022,7 +991,7 @@ fn an_empty_home_does_not_fall_back() {
     let mut h = Harness::new();
     h.fake.env.insert("HOME".into(), String::new());
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     // USERPROFILE is asked with the others, in one round trip, and not used.
     assert!(h.fake.calls("env").iter().any(|c| c["name"] == "USERPROFILE"));
     assert!(h.fake.calls("write").is_empty());
@@ -1034,13 +1003,13 @@ fn userprofile_is_no_home_outside_windows() {
     // path, not the home Claude Code keeps ~/.claude in.
     let mut h = Harness::new();
     h.fake.env.insert("USERPROFILE".into(), "/mnt/c/Users/ann".into());
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(h.fake.calls("write")[0]["path"], json!(history_file("manual")));
     // With no HOME at all, it is the home that is there.
     let mut h = Harness::new();
     h.fake.env.clear();
     h.fake.env.insert("USERPROFILE".into(), "/u/ann".into());
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let file = format!("/u/ann/.claude/compact-history/{SID}/{NOW_STAMP}-manual.md");
     assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
 }
@@ -1052,7 +1021,7 @@ fn on_windows_userprofile_is_preferred_with_forward_slashes() {
         .env
         .insert("USERPROFILE".into(), "C:\\Users\\ann".into());
     h.fake.env.insert("OS".into(), "Windows_NT".into());
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
 
     // HOME is not used once USERPROFILE answers (ref:26).
     let d = format!("C:/Users/ann/.claude/compact-history/{SID}");
@@ -1060,7 +1029,7 @@ fn on_windows_userprofile_is_preferred_with_forward_slashes() {
     assert_eq!(h.fake.calls("write")[0]["path"], json!(file));
     assert!(h.fake.text(&format!("{d}/log.jsonl")).is_some());
 
-    h.append(summary_row()).unwrap();
+    h.append(summary_row());
     assert_eq!(appended(&h).last().unwrap(), &pointer_block(&file, &d));
 }
 
@@ -1099,7 +1068,7 @@ fn deferred_texts_and_a_whole_event_come_out_the_same() {
     let run = |deferred: Option<Deferred>| {
         let mut h = Harness::new();
         h.deferred = deferred;
-        h.compact(e.clone()).unwrap();
+        h.compact(e.clone());
         let nexts = h.nexts("session.compact");
         (h.fake.files.clone(), h.pending(), nexts[0]["instructions"].clone(), h.fake.calls("texts").len())
     };
@@ -1117,11 +1086,11 @@ fn unanswered_texts_cost_the_verbatim_block_alone() {
     let mut h = Harness::new();
     h.deferred = Some(deferred_event("manual"));
     h.fake.fail("texts", "", "texts: gone");
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h.fake.text(&history_file("manual")).unwrap().contains("Also keep the old API"));
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "the pointer alone");
-    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, true, true)));
+    assert!(pending[0].starts_with(&handoff::pointer(&history_file("manual"), &dir(), 1, Reach::Project)));
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, None, true)));
 }
 
@@ -1130,8 +1099,8 @@ fn unpacked_texts_cost_the_history_alone() {
     let mut h = Harness::new();
     h.deferred = Some(deferred_event("manual"));
     h.fake.fail("pack", "", "pack: too big");
-    let out = h.compact(compact_event("manual")).unwrap();
-    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    let out = h.compact(compact_event("manual"));
+    assert_eq!(out, Ended::passed(h.fake.next["session.compact"].clone()));
     assert!(h.fake.text(&history_file("manual")).is_none());
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "verbatim kept, pointer gone");
@@ -1145,7 +1114,7 @@ fn unpacked_texts_cost_the_history_alone() {
 fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
     let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Err("the summarizer failed".into()));
-    assert_eq!(h.compact(compact_event("manual")), Err("the summarizer failed".into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err("the summarizer failed".into())));
     // Written while the summarizer ran, as the reference wrote it before: the
     // conversation is kept; nothing is logged as a compaction, nothing pending.
     assert!(h.fake.text(&history_file("manual")).is_some());
@@ -1159,7 +1128,7 @@ fn a_rejected_next_still_leaves_the_history_written_meanwhile() {
 fn history_write_failure_costs_the_pointer_alone() {
     let mut h = Harness::new();
     h.fake.fail("write", ".md", "EFBIG: over 4 MiB");
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
 
     let pending = h.pending().unwrap();
     assert_eq!(pending.len(), 1, "verbatim kept, pointer gone");
@@ -1189,7 +1158,7 @@ fn env_rejecting_costs_the_history_alone() {
     h.fake.fail("env", "HOME", "denied");
     let mut e = compact_event("manual");
     e["instructions"] = json!("mine");
-    h.compact(e.clone()).unwrap();
+    h.compact(e.clone());
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
     let down = nexts[0]["instructions"].as_str().unwrap();
@@ -1221,8 +1190,8 @@ fn subagent_compaction_gets_instructions_only() {
     let mut e = compact_event("auto");
     e["agentId"] = json!("agent-7");
     e["instructions"] = json!("  keep the test names \n");
-    let out = h.compact(e).unwrap();
-    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    let out = h.compact(e);
+    assert_eq!(out, Ended::passed(h.fake.next["session.compact"].clone()));
 
     assert_eq!(
         h.fake.ops("session.compact"),
@@ -1243,8 +1212,7 @@ fn subagent_compaction_gets_instructions_only() {
     );
 
     // Nothing pending: the summary row passes untouched.
-    h.append(summary_row()).unwrap();
-    assert_untouched(&h.nexts("session.append")[0]);
+    assert_eq!(h.append(summary_row()), Ended::untouched());
 }
 
 #[test]
@@ -1263,7 +1231,7 @@ fn own_instructions_first_then_ours() {
         if !own.is_null() {
             e["instructions"] = own;
         }
-        h.compact(e).unwrap();
+        h.compact(e);
         assert_eq!(
             h.nexts("session.compact")[0]["instructions"],
             json!(want)
@@ -1274,7 +1242,7 @@ fn own_instructions_first_then_ours() {
 #[test]
 fn verbatim_budget_zero_keeps_no_messages() {
     let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(
         h.nexts("session.compact")[0]["instructions"],
         json!(ours(None, None, true))
@@ -1294,10 +1262,9 @@ fn verbatim_budget_zero_keeps_no_messages() {
     // No home as well: no blocks at all, so nothing is pending (ref:163).
     let mut h = Harness::with(Options::from_json(r#"{"verbatimUserTokens":0}"#));
     h.fake.env.clear();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h.pending().is_none());
-    h.append(summary_row()).unwrap();
-    assert_untouched(&h.nexts("session.append")[0]);
+    assert_eq!(h.append(summary_row()), Ended::untouched());
 }
 
 #[test]
@@ -1315,7 +1282,7 @@ fn verbatim_the_engine_kept_is_dropped() {
             {"role": "user", "text": "Also keep the old API", "handle": "h4"},
         ], "tokensBefore": 9, "tokensAfter": 3})),
     );
-    h.compact(e).unwrap();
+    h.compact(e);
 
     let pending = h.pending().unwrap();
     // A carried entry has no handle and stays; the one the engine kept goes (ref:158-159).
@@ -1352,8 +1319,8 @@ fn result_without_messages_leaves_state_alone() {
         h.fake
             .next
             .insert("session.compact".into(), Ok(result.clone()));
-        let out = h.compact(compact_event("manual")).unwrap();
-        assert_eq!(out, result);
+        let out = h.compact(compact_event("manual"));
+        assert_eq!(out, Ended::passed(Ok(result.clone())));
         assert!(!h.armed(), "{result}");
         assert!(h.pending().is_none(), "{result}");
     }
@@ -1371,7 +1338,7 @@ fn tokens_absent_from_the_result_are_absent_from_the_log() {
         "session.compact".into(),
         Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": 7})),
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let line = &h.fake.log_lines()[0];
     assert!(
         line.contains("\"verbatim\":2,\"tokensBefore\":7,\"file\":"),
@@ -1387,7 +1354,7 @@ fn null_tokens_are_logged_as_null() {
         "session.compact".into(),
         Ok(json!({"messages": [{"handle": "s"}], "tokensBefore": null})),
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let line = &h.fake.log_lines()[0];
     assert!(
         line.contains("\"verbatim\":2,\"tokensBefore\":null,\"file\":"),
@@ -1398,7 +1365,7 @@ fn null_tokens_are_logged_as_null() {
 #[test]
 fn missing_trigger_is_left_out_of_the_log() {
     let mut h = Harness::new();
-    h.compact(json!({"messages": messages()})).unwrap();
+    h.compact(json!({"messages": messages()}));
     // The file name interpolates it (ref:70) ...
     assert!(h.fake.text(&history_file("undefined")).is_some());
     // ... but JSON.stringify drops an undefined value (ref:166-175).
@@ -1411,7 +1378,7 @@ fn log_appends_to_the_existing_file() {
     let mut h = Harness::new();
     let log = format!("{}/log.jsonl", dir());
     h.fake.add_file(&log, "{\"earlier\":1}\n", NOW - DAY);
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let text = h.fake.text(&log).unwrap();
     assert!(text.starts_with("{\"earlier\":1}\n{\"at\":"), "{text}");
     assert_eq!(text.lines().count(), 2);
@@ -1427,7 +1394,7 @@ fn log_read_failure_costs_the_line_alone() {
     let log = format!("{}/log.jsonl", dir());
     h.fake.add_file(&log, "keep me\n", NOW - DAY);
     h.fake.fail("read", "log.jsonl", "EACCES");
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(
         h.fake.text(&log),
         Some("keep me\n"),
@@ -1441,52 +1408,46 @@ fn log_read_failure_costs_the_line_alone() {
 #[test]
 fn append_fills_only_the_first_main_summary_row() {
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let pending = h.pending().unwrap();
     h.fake.clear();
 
-    // The boundary row passes untouched, and the core asks nothing (ref:183).
-    h.append(boundary_row()).unwrap();
-    assert_eq!(h.fake.ops("session.append"), ["next"]);
-    assert_eq!(h.nexts("session.append")[0]["by"], "shim");
-    assert_untouched(&h.nexts("session.append")[0]);
+    // The boundary row passes untouched, and the core asks nothing (ref:183):
+    // the shim calls `next` with the event as it came.
+    assert_eq!(h.append(boundary_row()), Ended::untouched());
+    assert!(h.fake.ops("session.append").is_empty());
 
     // A subagent's summary row passes too.
     let mut sub = summary_row();
     sub["agentId"] = json!("agent-1");
-    h.append(sub).unwrap();
-    assert_untouched(&h.nexts("session.append")[1]);
+    assert_eq!(h.append(sub), Ended::untouched());
 
     // A user-typed row with another role is not the summary row.
     let mut odd = summary_row();
     odd["message"]["role"] = json!("assistant");
-    h.append(odd).unwrap();
-    assert_untouched(&h.nexts("session.append")[2]);
+    assert_eq!(h.append(odd), Ended::untouched());
+    assert!(h.nexts("session.append").is_empty());
     assert_eq!(h.pending().as_ref(), Some(&pending), "still pending");
 
     // The summary row gets the blocks, once, through the core's own next.
-    let out = h.append(summary_row()).unwrap();
-    assert_eq!(out, json!({"message": {}, "uuid": "sum-1"}));
+    let out = h.append(summary_row());
+    assert_eq!(out, Ended::passed(Ok(json!({"message": {}, "uuid": "sum-1"}))));
     let n = h.nexts("session.append");
-    assert_eq!(n.len(), 4);
-    assert_eq!(n[3]["by"], "core");
-    assert_eq!(n[3]["append"], json!(pending));
-    assert_eq!(changes(&n[3]), ["append"], "the row as it came, the blocks appended");
+    assert_eq!(n.len(), 1);
+    assert_eq!(n[0]["append"], json!(pending));
+    assert_eq!(changes(&n[0]), ["append"], "the row as it came, the blocks appended");
     assert!(h.pending().is_none());
 
     // Consumed: the next summary row passes untouched.
-    h.append(summary_row()).unwrap();
-    let n = h.nexts("session.append");
-    assert_eq!(n.len(), 5);
-    assert_untouched(&n[4]);
+    assert_eq!(h.append(summary_row()), Ended::untouched());
+    assert_eq!(h.nexts("session.append").len(), 1);
 }
 
 #[test]
 fn append_without_a_message_passes() {
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
-    h.append(json!({"door": "compaction"})).unwrap();
-    assert_untouched(&h.nexts("session.append")[0]);
+    h.compact(compact_event("manual"));
+    assert_eq!(h.append(json!({"door": "compaction"})), Ended::untouched());
     assert!(h.pending().is_some());
 }
 
@@ -1496,9 +1457,19 @@ fn file(path: &str, kind: &str, content: &str) -> Value {
     json!({"path": path, "kind": kind, "content": content, "parent": null})
 }
 
+/// prompt.context with `next` answering `result`: the core's end. It always
+/// calls `next` first (`NEXT_FIRST`), and its end passes `next`'s result
+/// through or amends it (`instructionFiles`, `contextBlock`).
 fn context(h: &mut Harness, e: Value, result: Value) -> Value {
-    h.fake.next.insert("prompt.context".into(), Ok(result));
-    h.fire("prompt.context", e).unwrap()
+    h.fake.next.insert("prompt.context".into(), Ok(result.clone()));
+    let out = h.fire("prompt.context", e);
+    assert_eq!(out.next, Some(Ok(result)), "the core called next, first");
+    out.done
+}
+
+/// The end that passes the engine's result through as it came.
+fn pass_through() -> Value {
+    json!({"end": "passThrough"})
 }
 
 /// The session's first prompt.context: the engine read these project files as
@@ -1511,7 +1482,7 @@ fn engine_loaded(h: &mut Harness, files: &[(&str, &str)]) {
     }
     let list: Vec<Value> = files.iter().map(|(p, raw)| file(p, "project", &instructions::engine_content(raw))).collect();
     let out = context(h, json!({}), json!({"instructionFiles": list}));
-    assert!(out.get("instructionFiles").is_some(), "the engine's files pass through");
+    assert_eq!(out, pass_through(), "the engine's files pass through");
     h.fake.clear();
 }
 
@@ -1546,10 +1517,9 @@ fn context_reads_only_project_files_and_keeps_unreadable_and_imports() {
         [json!("/p/CLAUDE.md"), json!("/p/AGENTS.md")],
         "memory and managed are not read (ref:198)"
     );
-    assert_eq!(out, result, "nothing refreshed: the engine's result as is");
+    assert_eq!(out, pass_through(), "nothing refreshed: the engine's result as is");
     assert!(h.fake.calls("write").is_empty());
     assert_eq!(h.nexts("prompt.context").len(), 1);
-    assert_eq!(h.nexts("prompt.context")[0]["by"], "core");
 }
 
 #[test]
@@ -1571,7 +1541,7 @@ fn context_unchanged_file_is_not_refreshed() {
         let reads = h.fake.calls("read");
         assert_eq!(reads.iter().filter(|c| c["path"] == "/p/CLAUDE.md").count(), 1);
         assert!(reads.iter().all(|c| c["path"] == "/p/CLAUDE.md" || c["path"].as_str().unwrap_or("").ends_with("/pending-blocks.json")));
-        assert_eq!(out, result, "{raw:?}");
+        assert_eq!(out, pass_through(), "{raw:?}");
         assert!(h.fake.log_lines().is_empty(), "{raw:?}");
     }
 }
@@ -1590,7 +1560,7 @@ fn an_unchanged_file_is_never_refreshed_whatever_the_engine_makes_of_it() {
     for _ in 0..3 {
         // The session's start, then two compactions: the file never changed on disk.
         let out = context(&mut h, json!({}), files.clone());
-        assert_eq!(out, files);
+        assert_eq!(out, pass_through());
     }
     assert!(!h.fake.log_lines().iter().any(|l| l.contains("instructions-refreshed")));
     // Edited on disk: then the port makes the engine's copy of the new text.
@@ -1599,7 +1569,7 @@ fn an_unchanged_file_is_never_refreshed_whatever_the_engine_makes_of_it() {
     assert_eq!(out["instructionFiles"][0]["content"], "Use spaces.\n");
     // And once refreshed, the same text again is no edit.
     let again = context(&mut h, json!({}), files.clone());
-    assert_eq!(again, files);
+    assert_eq!(again, pass_through());
 }
 
 #[test]
@@ -1624,8 +1594,9 @@ fn context_edited_file_is_refreshed_and_logged() {
         json!("Run cargo nextest.\n")
     );
     assert_eq!(
-        out, want,
-        "the new text as the engine loads it, every other field kept"
+        out,
+        json!({"end": "amended", "instructionFiles": want["instructionFiles"]}),
+        "the new text as the engine loads it, every other field of each file kept"
     );
     assert_eq!(
         h.fake.log_lines(),
@@ -1642,10 +1613,7 @@ fn context_file_emptied_on_disk_is_left_out_as_the_engine_would() {
     h.fake.add_file("/p/sub/CLAUDE.md", "same", NOW);
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old rules"), file("/p/sub/CLAUDE.md", "project", "same")]});
     let out = context(&mut h, json!({}), result);
-    assert_eq!(
-        out,
-        json!({"instructionFiles": [file("/p/sub/CLAUDE.md", "project", "same")]})
-    );
+    assert_eq!(out["instructionFiles"], json!([file("/p/sub/CLAUDE.md", "project", "same")]));
 }
 
 #[test]
@@ -1673,10 +1641,7 @@ fn context_env_rejecting_after_a_refresh_still_refreshes() {
     h.fake.fail("env", "HOME", "denied");
     let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
     let out = context(&mut h, json!({}), result);
-    assert_eq!(
-        out,
-        json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "new")]})
-    );
+    assert_eq!(out["instructionFiles"], json!([file("/p/CLAUDE.md", "project", "new")]));
     assert!(h.fake.calls("write").is_empty());
 }
 
@@ -1713,17 +1678,14 @@ fn context_prefers_the_results_files_over_the_events() {
         engine_loaded(&mut h, &[("/p/A.md", "A old")]);
         h.fake.add_file("/p/A.md", "A new", NOW);
         let out = context(&mut h, e.clone(), result);
-        assert_eq!(
-            out,
-            json!({"blocks": [], "instructionFiles": [file("/p/A.md", "project", "A new")]})
-        );
+        assert_eq!(out, json!({"end": "amended", "instructionFiles": [file("/p/A.md", "project", "A new")]}));
     }
 
     // An empty list in the result is the answer: nothing read.
     h.fake.clear();
     let out = context(&mut h, e, json!({"instructionFiles": []}));
     assert!(h.fake.calls("read").is_empty());
-    assert_eq!(out, json!({"instructionFiles": []}));
+    assert_eq!(out, pass_through());
 }
 
 // ---------------------------------------------------------------- turn.complete
@@ -1742,18 +1704,18 @@ fn turn_complete_spawns_only_armed_on_a_main_answer() {
         (json!({"reason": "answer", "agentId": "a1"}), false),
     ] {
         h.fake.clear();
-        let out = h.fire("turn.complete", e.clone()).unwrap();
-        assert_eq!(out, json!({"ok": true}));
+        let out = h.fire("turn.complete", e.clone());
+        assert_eq!(out.next, Some(Ok(json!({"ok": true}))), "the core asks next itself (ref:223)");
+        assert_eq!(out.end(), if spawns { "spawn" } else { "passThrough" }, "{e}");
         let n = h.nexts("turn.complete");
         assert_eq!(n.len(), 1, "{e}");
-        assert_eq!(n[0]["by"], "core", "the core asks next itself (ref:223)");
         assert_untouched(&n[0]);
         assert_eq!(!h.fake.calls("spawn").is_empty(), spawns, "{e}");
     }
     // Disarmed: no job.
     h.core.session().carried_mut().turn_end_armed = false;
     h.fake.clear();
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("spawn").is_empty());
 }
 
@@ -1768,7 +1730,7 @@ fn turn_end_percent_zero_disables() {
         Harness::with(Options::from_json(r#"{"turnEndPercent":"abc"}"#)),
     ] {
         h.fake.tokens = json!(99_999);
-        h.turn().unwrap();
+        h.turn();
         assert!(h.fake.calls("spawn").is_empty());
         assert!(h.fake.calls("usage").is_empty());
     }
@@ -1778,7 +1740,7 @@ fn turn_end_percent_zero_disables() {
 fn turn_end_percent_from_options_is_a_number() {
     let mut h = Harness::with(Options::from_json(r#"{"turnEndPercent":"50"}"#));
     h.fake.tokens = json!(50_000);
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.calls("command").len(), 1);
     assert!(h.fake.log_lines()[0].ends_with("\"event\":\"turn-end-compact\",\"percent\":50}"));
 }
@@ -1790,7 +1752,7 @@ const MARKER_HEAD: &str = "compact-plus: compacting between turns, the context i
 fn near_threshold_logs_waits_and_queues_a_compact_that_is_ours() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.turn().unwrap();
+    h.turn();
 
     assert_eq!(
         h.fake.ops("turn-end"),
@@ -1835,14 +1797,14 @@ fn two_turn_end_compactions_and_the_persons_compact_all_compact() {
     // /compact, and every second turn-end compaction, were then refused.
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.turn().unwrap();
-    h.turn().unwrap();
+    h.turn();
+    h.turn();
     let ran: Vec<Value> = h.fake.calls("queued ran");
     assert_eq!(ran.len(), 2);
-    assert!(ran.iter().all(|r| !r["result"].as_str().unwrap().contains("skip")), "{ran:?}");
+    assert!(ran.iter().all(|r| r["done"]["end"] == "passThrough"), "{ran:?}");
     h.fake.clear();
-    let out = h.compact(compact_event("manual")).unwrap();
-    assert!(out.get("skip").is_none(), "{out}");
+    let out = h.compact(compact_event("manual"));
+    assert_ne!(out.end(), "skip", "{out:?}");
     assert_eq!(h.nexts("session.compact").len(), 1);
     assert_eq!(h.core.session().carried().compactions, 3);
 }
@@ -1851,7 +1813,7 @@ fn two_turn_end_compactions_and_the_persons_compact_all_compact() {
 fn below_threshold_rearms_without_compacting() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR - 1);
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.ops("turn-end"), ["usage", "now", "usage"]);
     assert!(h.armed());
     assert!(h.fake.calls("compact").is_empty());
@@ -1859,7 +1821,7 @@ fn below_threshold_rearms_without_compacting() {
     // No tokens: the threshold is not even asked for (ref:96).
     let mut h = Harness::new();
     h.fake.tokens = json!(0);
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.ops("turn-end"), ["usage"]);
     assert!(h.armed());
 }
@@ -1871,7 +1833,7 @@ fn a_refused_command_rearms_and_logs_the_error() {
     // 'é' is one UTF-16 unit and two UTF-8 bytes: the cut counts units (ref:118).
     let long = "é".repeat(400);
     h.fake.command = Err(long);
-    h.turn().unwrap();
+    h.turn();
     assert!(h.armed(), "re-armed (ref:117)");
     assert!(h.core.session().carried().queued.is_none());
     let lines = h.fake.log_lines();
@@ -1887,7 +1849,7 @@ fn a_refused_command_rearms_and_logs_the_error() {
 
     // Re-armed: the next answer starts another attempt.
     h.fake.clear();
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.calls("spawn").len(), 1);
     assert_eq!(h.fake.calls("command").len(), 1);
 }
@@ -1904,10 +1866,10 @@ fn threshold_is_cached_for_ten_minutes() {
             .count()
     };
 
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(summaries(&h), 1);
     h.fake.now = NOW + 599_999.0;
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(summaries(&h), 1, "cached within ten minutes");
     assert_eq!(
         h.fake.calls("usage").len(),
@@ -1915,13 +1877,13 @@ fn threshold_is_cached_for_ten_minutes() {
         "the plain usage is asked every time"
     );
     h.fake.now = NOW + 600_000.0;
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(summaries(&h), 2, "asked again after ten minutes");
 
     // The cached value is what decides: the threshold drops, the cache still says 100,000.
     h.fake.breakdown = json!({"isAutoCompactEnabled": true, "autoCompactThreshold": 1000});
     h.fake.now = NOW + 600_001.0;
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("compact").is_empty());
     assert_eq!(summaries(&h), 2);
 }
@@ -1937,11 +1899,11 @@ fn a_disabled_or_zero_threshold_is_never_near() {
         let mut h = Harness::new();
         h.fake.tokens = json!(1_000_000);
         h.fake.breakdown = breakdown.clone();
-        h.turn().unwrap();
+        h.turn();
         assert!(h.fake.calls("compact").is_empty(), "{breakdown}");
         assert!(h.armed(), "{breakdown}");
         // The zero is cached too: within ten minutes no breakdown is asked again.
-        h.turn().unwrap();
+        h.turn();
         assert_eq!(
             h.fake
                 .calls("usage")
@@ -1960,7 +1922,7 @@ fn usage_rejecting_rearms() {
         let mut h = Harness::new();
         h.fake.tokens = json!(NEAR);
         h.fake.fail("usage", key, "usage unavailable");
-        h.turn().unwrap();
+        h.turn();
         assert!(h.armed(), "{key:?}");
         assert!(h.fake.calls("compact").is_empty());
         assert!(h.fake.log_lines().is_empty());
@@ -1973,7 +1935,7 @@ fn env_rejecting_when_near_stays_disarmed_without_compacting() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.fake.fail("env", "HOME", "denied");
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("compact").is_empty());
     assert!(h.fake.calls("after").is_empty());
     assert!(!h.armed());
@@ -1985,7 +1947,7 @@ fn no_home_when_near_compacts_without_logging() {
     h.fake.env.clear();
     h.fake.tokens = json!(NEAR);
     h.fake.command = Err("no".into());
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("write").is_empty());
     assert_eq!(h.fake.calls("command").len(), 1);
     assert!(h.armed());
@@ -1997,7 +1959,7 @@ fn a_precompute_is_no_compaction_and_the_one_that_installs_it_is() {
     // (claude-code.d.ts, SessionCompactInput): issue [8] item 4.
     let mut h = Harness::new();
     h.core.session().carried_mut().turn_end_armed = false;
-    h.compact(compact_event("precompute")).unwrap();
+    h.compact(compact_event("precompute"));
     // The summarizer gets the handoff ...
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
@@ -2015,7 +1977,7 @@ fn a_precompute_is_no_compaction_and_the_one_that_installs_it_is() {
     // the instructions as the engine sent them: changed, the engine discards the
     // precomputed summary and asks the summarizer again (measured on 2.1.328:
     // tests/HOST.md, "precompute").
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 2);
     assert!(nexts[1].get("instructions").is_none(), "{}", nexts[1]);
@@ -2032,10 +1994,10 @@ fn after_a_precompute_a_compaction_with_the_persons_instructions_gets_the_handof
     // The engine cannot install the precomputed summary then anyway: the
     // person's instructions make a new one.
     let mut h = Harness::new();
-    h.compact(compact_event("precompute")).unwrap();
+    h.compact(compact_event("precompute"));
     let mut e = compact_event("manual");
     e["instructions"] = json!("keep the parser");
-    h.compact(e).unwrap();
+    h.compact(e);
     let down = &h.nexts("session.compact")[1]["instructions"];
     assert!(down.as_str().unwrap().starts_with("keep the parser"), "{down}");
     assert!(down.as_str().unwrap().contains("From the compact-plus mod:"), "{down}");
@@ -2046,7 +2008,7 @@ fn a_compaction_without_home_still_rearms() {
     let mut h = Harness::new();
     h.fake.env.clear();
     h.core.session().carried_mut().turn_end_armed = false;
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert!(h.armed());
 }
 
@@ -2101,7 +2063,7 @@ fn prune_removes_only_old_plain_session_folders() {
         "{ROOT}/77777777-7777-4777-8777-777777777777/log.jsonl"
     ));
 
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
 
     assert_eq!(
         h.fake.calls("stat")[0],
@@ -2135,7 +2097,7 @@ fn prune_removes_only_old_plain_session_folders() {
 
     // Once per session: the next compaction does not list again.
     h.fake.clear();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert!(
         h.fake.calls("list").is_empty()
             && h.fake.calls("run").is_empty()
@@ -2147,7 +2109,7 @@ fn prune_removes_only_old_plain_session_folders() {
 fn prune_keep_days_option() {
     let mut h = Harness::with(Options::from_json(r#"{"keepDays":7}"#));
     old_log(&mut h, ROOT, OLD, 8.0);
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(runs(&h).len(), 1);
 }
 
@@ -2159,7 +2121,7 @@ fn keep_days_under_one_is_a_day() {
         assert_eq!(h.core.session().options.keep_days, 1.0, "{days}");
         old_log(&mut h, ROOT, OLD, 0.5);
         old_log(&mut h, ROOT, "22222222-2222-4222-8222-222222222222", 1.5);
-        h.compact(compact_event("manual")).unwrap();
+        h.compact(compact_event("manual"));
         assert_eq!(runs(&h).len(), 1, "{days}: only the folder over a day old");
     }
 }
@@ -2176,7 +2138,7 @@ fn prune_on_windows_runs_no_shell_over_the_path() {
     h.fake.env.insert("OS".into(), "Windows_NT".into());
     h.fake.windows = true;
     old_log(&mut h, "C:/Users/A&B %USERNAME% ^x/.claude/compact-history", OLD, 40.0);
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let calls = h.fake.calls("run");
     assert_eq!(calls.len(), 1, "{calls:?}");
     let argv: Vec<&str> = calls[0]["argv"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
@@ -2196,7 +2158,7 @@ fn prune_skips_a_linked_root() {
         .links
         .insert(ROOT.into(), "/mnt/shared/history".into());
     old_log(&mut h, "/mnt/shared/history", OLD, 40.0);
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h
         .fake
         .text(&format!("/mnt/shared/history/{SID}/{NOW_STAMP}-manual.md"))
@@ -2221,7 +2183,7 @@ fn prune_skips_a_linked_root() {
         ROOT.into(),
         json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": true, "realPath": "/mnt/shared/history"}),
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h.fake.calls("list").is_empty());
     assert!(runs(&h).is_empty());
 }
@@ -2233,7 +2195,7 @@ fn prune_works_in_the_resolved_root() {
         .links
         .insert("/home/ann/.claude".into(), "/data/claude".into());
     old_log(&mut h, "/data/claude/compact-history", OLD, 40.0);
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(
         h.fake.calls("list"),
         vec![json!({"op": "list", "path": "/data/claude/compact-history"})]
@@ -2260,7 +2222,7 @@ fn prune_skips_a_folder_that_resolves_elsewhere() {
         format!("{ROOT}/{OLD}"),
         json!({"kind": "dir", "size": 0, "mtimeMs": 0, "isLink": false, "realPath": "/tmp/victim"}),
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(
         runs(&h),
         vec![json!(["rm", "-rf", "--", format!("{ROOT}/{other}")])]
@@ -2272,13 +2234,13 @@ fn prune_failures_cost_pruning_alone() {
     let mut h = Harness::new();
     old_log(&mut h, ROOT, OLD, 40.0);
     h.fake.fail("list", ROOT, "EACCES");
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(runs(&h).is_empty());
     assert_eq!(h.fake.log_lines().len(), 1, "still logged");
     assert!(h.pending().is_some());
     // Tried once: no second listing.
     h.fake.clear();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h.fake.calls("list").is_empty());
 }
 
@@ -2291,13 +2253,13 @@ fn next_rejected_ends_the_hook_and_a_later_hook_works() {
         .next
         .insert("session.compact".into(), Err("summarizer failed".into()));
     let out = h.compact(compact_event("manual"));
-    assert_eq!(out, Err("summarizer failed".into()));
+    assert_eq!(out, Ended::passed(Err("summarizer failed".into())));
     // The hook ended (the core numbers hooks from 1): resuming it answers
-    // stuck, nothing more is asked.
+    // that no such hook is in flight, nothing more is asked.
     let id = 1;
     assert_eq!(
         h.core.resume(id, r#"[{"ok":{"messages":[]}}]"#),
-        r#"{"stuck":true}"#
+        r#"{"lost":"no hook of this id in flight"}"#
     );
     assert!(h.pending().is_none());
     assert_eq!(h.fake.log_lines().len(), 0, "no compact log");
@@ -2307,7 +2269,7 @@ fn next_rejected_ends_the_hook_and_a_later_hook_works() {
         .next
         .insert("turn.complete".into(), Err("aborted".into()));
     h.fake.tokens = json!(NEAR);
-    assert_eq!(h.turn(), Err("aborted".into()));
+    assert_eq!(h.turn(), Ended::passed(Err("aborted".into())));
     assert!(h.fake.calls("spawn").is_empty());
 
     h.fake.next.insert(
@@ -2315,20 +2277,44 @@ fn next_rejected_ends_the_hook_and_a_later_hook_works() {
         Fake::new().next["session.compact"].clone(),
     );
     h.fake.clear();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert!(h.pending().is_some());
     assert_eq!(h.nexts("session.compact").len(), 1);
 }
 
 #[test]
-fn unknown_hooks_and_ids_are_stuck() {
+fn unknown_hooks_and_ids_are_lost() {
     let mut h = Harness::new();
-    assert_eq!(h.core.start("session.unknown", "{}"), r#"{"stuck":true}"#);
-    assert_eq!(h.core.resume(999, "[]"), r#"{"stuck":true}"#);
-    // The shim then passes the event through.
+    assert_eq!(h.core.start("session.unknown", "{}"), r#"{"lost":"no such hook"}"#);
+    assert_eq!(h.core.resume(999, "[]"), r#"{"lost":"no hook of this id in flight"}"#);
+    // The shim then passes the event through, and says so in the debug log.
     let out = h.fire("session.unknown", json!({"x": 1}));
-    assert_eq!(out, Ok(Value::Null));
-    assert_eq!(h.fake.ops("session.unknown"), ["stuck", "next"]);
+    assert_eq!(out, Ended { done: json!({"lost": "no such hook"}), next: None });
+    assert_eq!(h.fake.ops("session.unknown"), ["lost"]);
+}
+
+/// Issue [8], "Memory handed back": wasm memory only grows, so once a large
+/// compaction is over the core tells the shim to rebuild the instance (its
+/// state carried), and only when no hook is in flight: a rebuild loses the
+/// machines of the old instance. (tests/shim/hand-back.test.mjs: the rebuild.)
+#[test]
+fn the_core_hands_its_memory_back_once_no_hook_is_in_flight() {
+    const BIG: f64 = 40.0 * 1024.0 * 1024.0;
+    let step = |out: String| -> Value { serde_json::from_str(&out).unwrap() };
+    let mut core = Core::new(Options::default()).measuring(|| BIG);
+    // A turn.complete waits for its `next`: in flight.
+    let turn = step(core.start("turn.complete", r#"{"reason":"tool_use"}"#));
+    assert_eq!(turn["calls"][0]["op"], "nextResult");
+    // A session.end ends meanwhile: no hand-back, the turn would be lost.
+    let end = step(core.start("session.end", "{}"));
+    assert_eq!((end["done"]["end"].as_str(), end.get("handBack")), (Some("passThrough"), None));
+    // The turn ends: nothing in flight, the memory goes back.
+    let id = turn["id"].as_u64().unwrap() as u32;
+    let done = step(core.resume(id, r#"[{"ok":{}}]"#));
+    assert_eq!(done["handBack"], json!(BIG), "{done}");
+    // Under the bound, never.
+    let mut small = Core::new(Options::default()).measuring(|| 1e6);
+    assert!(step(small.start("session.end", "{}")).get("handBack").is_none());
 }
 
 #[test]
@@ -2355,7 +2341,7 @@ fn garbled_answers_do_not_hang_or_panic() {
         .unwrap()
         .starts_with("From the compact-plus mod:"));
     let step: Value = serde_json::from_str(&h.core.resume(id, "[{\"ok\":")).unwrap();
-    assert_eq!(step, json!({"done": {}}));
+    assert_eq!(step, json!({"done": {"end": "passThrough"}}));
     assert!(h.pending().is_none());
 }
 
@@ -2363,11 +2349,11 @@ fn garbled_answers_do_not_hang_or_panic() {
 fn a_module_reload_starts_over() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR - 1);
-    h.turn().unwrap(); // caches the threshold
-    h.compact(compact_event("manual")).unwrap(); // pending, pruned
+    h.turn(); // caches the threshold
+    h.compact(compact_event("manual")); // pending, pruned
     h.fake.tokens = json!(NEAR);
     h.fake.command = Err("not now".into());
-    h.turn().unwrap(); // queued and refused: armed again; the threshold cached
+    h.turn(); // queued and refused: armed again; the threshold cached
     h.core.session().carried_mut().turn_end_armed = false;
     h.fake.command = Ok(());
     assert!(!h.armed() && h.pending().is_some());
@@ -2376,9 +2362,8 @@ fn a_module_reload_starts_over() {
     assert!(h.armed());
     assert!(h.pending().is_none());
     h.fake.clear();
-    h.append(summary_row()).unwrap();
-    assert_untouched(&h.nexts("session.append")[0]); // nothing pending after a reload
-    h.turn().unwrap();
+    assert_eq!(h.append(summary_row()), Ended::untouched()); // nothing pending after a reload
+    h.turn();
     assert_eq!(h.fake.calls("spawn").len(), 1, "armed again");
     assert_eq!(
         h.fake
@@ -2389,7 +2374,7 @@ fn a_module_reload_starts_over() {
         1,
         "threshold asked again"
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(h.fake.calls("list").len(), 1, "pruning once more");
 }
 
@@ -2406,7 +2391,7 @@ fn a_compaction_before_the_wait_makes_the_turn_end_moot_too() {
         let mut h = Harness::new();
         h.fake.tokens = json!(NEAR);
         h.at_turn_end_op = Some((op, compact_event("auto")));
-        h.turn().unwrap();
+        h.turn();
         assert!(h.fake.calls("command").is_empty(), "{op}: queued a compaction of the fresh context");
         let lines = h.fake.log_lines();
         assert!(lines.last().unwrap().contains("turn-end-compact-skipped"), "{op}: {lines:?}");
@@ -2421,7 +2406,7 @@ fn two_hooks_logging_at_once_lose_no_line() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.at_turn_end_op = Some(("write", compact_event("auto")));
-    h.turn().unwrap();
+    h.turn();
     let events: Vec<String> = h
         .fake
         .log_lines()
@@ -2436,7 +2421,7 @@ fn a_compaction_during_the_wait_makes_the_turn_end_moot() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.during_after = Some(compact_event("auto"));
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("compact").is_empty() && h.fake.calls("command").is_empty());
     let lines = h.fake.log_lines();
     assert_eq!(lines.len(), 3, "{lines:?}");
@@ -2457,7 +2442,7 @@ fn a_compaction_under_way_when_the_wait_ends_makes_the_turn_end_moot() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.under_way_after = Some(compact_event("auto"));
-    h.turn().unwrap();
+    h.turn();
     assert!(h.fake.calls("compact").is_empty() && h.fake.calls("command").is_empty());
     let lines = h.fake.log_lines();
     assert!(lines.last().unwrap().contains("\"event\":\"turn-end-compact-skipped\""), "{lines:?}");
@@ -2472,7 +2457,7 @@ fn a_precompute_during_the_wait_is_no_compaction() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.during_after = Some(compact_event("precompute"));
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.calls("command").len(), 1);
 }
 
@@ -2482,11 +2467,11 @@ fn a_queued_compact_overtaken_by_another_is_skipped() {
     h.fake.tokens = json!(NEAR);
     // The engine compacts on its own before our queued /compact comes to the front ...
     h.before_queued = Some(compact_event("auto"));
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.calls("command").len(), 1, "queued as /compact");
     // ... so ours, when it runs, is skipped without next, and writes nothing.
     let ran = h.fake.calls("queued ran");
-    assert!(ran[0]["result"].as_str().unwrap().contains(r#""skip": String("compact-plus:"#), "{ran:?}");
+    assert!(ran[0]["done"]["end"] == "skip" && ran[0]["done"]["reason"].as_str().unwrap().starts_with("compact-plus:"), "{ran:?}");
     assert_eq!(h.nexts("session.compact").len(), 1, "the engine's own only");
     assert!(h.fake.text(&history_file("turn-end")).is_none());
     assert!(h.armed(), "the engine's compaction re-armed");
@@ -2494,8 +2479,8 @@ fn a_queued_compact_overtaken_by_another_is_skipped() {
     // The person's own /compact after it runs, and so does every later one.
     for _ in 0..2 {
         h.fake.clear();
-        let out = h.compact(compact_event("manual")).unwrap();
-        assert!(out.get("skip").is_none());
+        let out = h.compact(compact_event("manual"));
+        assert_ne!(out.end(), "skip");
         assert_eq!(h.nexts("session.compact").len(), 1);
     }
 }
@@ -2506,18 +2491,18 @@ fn a_persons_compact_is_never_taken_for_ours() {
     // /compact meanwhile, after another compaction): it runs.
     let mut h = Harness::new();
     h.core.session().carried_mut().queued = Some(compact_plus::hooks::Queued { token: "05:00:00".into(), seen: 0 });
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     h.fake.clear();
-    let out = h.compact(compact_event("manual")).unwrap();
-    assert!(out.get("skip").is_none());
+    let out = h.compact(compact_event("manual"));
+    assert_ne!(out.end(), "skip");
     assert_eq!(h.nexts("session.compact").len(), 1);
     // A marker whose token is not the one queued (a module reload lost it): ours,
     // treated as a turn-end compaction, never skipped.
     h.fake.clear();
     let mut e = compact_event("manual");
     e["instructions"] = json!(format!("{MARKER_HEAD}07:07:07 UTC)"));
-    let out = h.compact(e).unwrap();
-    assert!(out.get("skip").is_none());
+    let out = h.compact(e);
+    assert_ne!(out.end(), "skip");
     assert_eq!(h.nexts("session.compact")[0]["instructions"], json!(ours(None, Some(FIRST), true)));
     assert!(h.fake.text(&history_file("turn-end")).is_some());
 }
@@ -2527,23 +2512,23 @@ fn a_failed_queue_marks_nothing() {
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
     h.fake.command = Err("refused".into());
-    h.turn().unwrap();
+    h.turn();
     assert!(h.core.session().carried().queued.is_none());
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     h.fake.clear();
-    let out = h.compact(compact_event("manual")).unwrap();
-    assert!(out.get("skip").is_none());
+    let out = h.compact(compact_event("manual"));
+    assert_ne!(out.end(), "skip");
     assert_eq!(h.nexts("session.compact").len(), 1);
 }
 
 // ---------------------------------------------------------------- the channel the blocks leave by
 
 /// The `compact-plus` block a prompt.context answer carries, if any.
+/// The block a prompt.context's end adds to the engine's `blocks`, if any.
 fn context_block(out: &Value) -> Option<String> {
-    let blocks = out["blocks"].as_array()?;
-    let ours: Vec<&Value> = blocks.iter().filter(|b| b["name"] == "compact-plus").collect();
-    assert!(ours.len() <= 1, "one block at most: {out}");
-    ours.first().map(|b| b["text"].as_str().unwrap_or("").to_owned())
+    let block = out.get("contextBlock")?;
+    assert_eq!(block["name"], "compact-plus", "{out}");
+    Some(block["text"].as_str().unwrap_or("").to_owned())
 }
 
 #[test]
@@ -2553,11 +2538,11 @@ fn after_a_terminal_compact_the_blocks_leave_through_prompt_context_once() {
     // computes the context blocks again before the next request, and sends a
     // block of ours in one copy (measured in this project's TUI probe).
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let engine = json!({"blocks": [{"name": "claudeMd", "text": "x"}, {"name": "currentDate", "text": "y"}]});
     let out = context(&mut h, json!({"blocks": []}), engine.clone());
     let text = context_block(&out).expect("the blocks, as a context block");
-    assert_eq!(out["blocks"][0], engine["blocks"][0], "the engine's blocks first, unchanged");
+    assert_eq!(out["end"], "amended", "the block added to the engine's, which stand unchanged");
     let close = "</user-messages-verbatim>";
     let (verbatim, pointer) = text.split_at(text.find(close).expect("a verbatim block") + close.len());
     verbatim_block(verbatim, &[FIRST], &[]);
@@ -2566,8 +2551,7 @@ fn after_a_terminal_compact_the_blocks_leave_through_prompt_context_once() {
     // Once: the next context computation, and a late summary row, carry nothing.
     let again = context(&mut h, json!({"blocks": []}), engine);
     assert_eq!(context_block(&again), None);
-    h.append(summary_row()).unwrap();
-    assert_untouched(&h.nexts("session.append")[0]);
+    assert_eq!(h.append(summary_row()), Ended::untouched());
 }
 
 #[test]
@@ -2575,13 +2559,12 @@ fn where_the_summary_row_comes_first_it_carries_the_blocks_and_the_context_none(
     // Headless, and the terminal's own threshold compaction: door `compaction`
     // fires for the summary row before the next request is built.
     let mut h = Harness::new();
-    h.compact(compact_event("auto")).unwrap();
-    h.append(summary_row()).unwrap();
+    h.compact(compact_event("auto"));
+    h.append(summary_row());
     let blocks = appended(&h);
     assert_eq!(blocks.len(), 2);
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
-    assert_eq!(context_block(&out), None);
-    assert_eq!(out, json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
+    assert_eq!(out, pass_through());
 }
 
 #[test]
@@ -2590,7 +2573,7 @@ fn blocks_a_process_did_not_deliver_reach_the_resumed_session() {
     // resumed session (a new process, the same session id) sends them at its
     // first prompt, once.
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let kept = format!("{}/pending-blocks.json", dir());
     let pending = h.pending_state().unwrap();
     assert_eq!(h.fake.text(&kept), Some(serde_json::to_string(&pending).unwrap().as_str()));
@@ -2605,8 +2588,8 @@ fn blocks_a_process_did_not_deliver_reach_the_resumed_session() {
 
     // Delivered by the summary row in the first process: nothing waits either.
     let mut h = Harness::new();
-    h.compact(compact_event("auto")).unwrap();
-    h.append(summary_row()).unwrap();
+    h.compact(compact_event("auto"));
+    h.append(summary_row());
     assert_eq!(h.fake.text(&kept), Some(""));
 }
 
@@ -2616,11 +2599,11 @@ fn after_an_automatic_compaction_the_blocks_wait_for_the_summary_row() {
     // summary row, and sends no block of ours from that (measured headless on
     // 2.1.328: the request after held neither); the row's door fires after it.
     let mut h = Harness::new();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": [{"name": "claudeMd", "text": "x"}]}));
     assert_eq!(context_block(&out), None);
     assert!(h.pending().is_some());
-    h.append(summary_row()).unwrap();
+    h.append(summary_row());
     assert_eq!(appended(&h).len(), 2, "the row carries them");
     assert!(h.pending().is_none());
 }
@@ -2631,11 +2614,11 @@ fn after_a_clear_the_old_conversations_blocks_stay_out_of_the_new_one() {
     // session.start (claude-code.d.ts, SessionEndInput): session.end is how a hook sees it.
     let mut h = Harness::new();
     h.fake.next.insert("session.end".into(), Ok(json!({})));
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let kept = format!("{}/pending-blocks.json", dir());
     let on_disk = h.fake.text(&kept).map(str::to_owned);
     assert!(h.pending().is_some());
-    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID}));
     assert!(h.pending().is_none());
     h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
@@ -2647,9 +2630,9 @@ fn after_a_clear_the_old_conversations_blocks_stay_out_of_the_new_one() {
 #[test]
 fn a_rejected_context_next_leaves_the_blocks_pending() {
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     h.fake.next.insert("prompt.context".into(), Err("engine says no".into()));
-    assert!(h.fire("prompt.context", json!({"blocks": []})).is_err());
+    assert_eq!(h.fire("prompt.context", json!({"blocks": []})), Ended::passed(Err("engine says no".into())));
     assert!(h.pending().is_some());
 }
 
@@ -2702,7 +2685,7 @@ fn terminal_compact(h: &mut Harness, instructions: Option<&str>, messages: Value
     if let Some(i) = instructions {
         e["instructions"] = json!(i);
     }
-    h.compact(e).unwrap();
+    h.compact(e);
     let out = context(h, json!({"blocks": []}), json!({"blocks": []}));
     context_block(&out).expect("the blocks, with the next prompt")
 }
@@ -2765,8 +2748,8 @@ fn headless_rows_carry_every_word_once_and_mark_nothing_answered_current() {
     // block then, and carried once later.
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
-    h.compact(json!({"trigger": "manual", "messages": [{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]})).unwrap();
-    h.append(summary_row()).unwrap();
+    h.compact(json!({"trigger": "manual", "messages": [{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]}));
+    h.append(summary_row());
     let row1 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
     // A `/compact` between turns: the next prompt follows the row; nothing in it is current.
     assert_eq!(block_words(&row1), (vec![PLAN.to_owned()], 0), "{row1}");
@@ -2775,15 +2758,15 @@ fn headless_rows_carry_every_word_once_and_mark_nothing_answered_current() {
     h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "sum-2"}, kept], "tokensBefore": 9, "tokensAfter": 1})));
     let mut messages = after_compaction(1, &row1, &["P2"]);
     messages.as_array_mut().unwrap().push(kept.clone());
-    h.compact(json!({"trigger": "auto", "messages": messages})).unwrap();
-    h.append(summary_row()).unwrap();
+    h.compact(json!({"trigger": "auto", "messages": messages}));
+    h.append(summary_row());
     let row2 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
     assert_eq!(block_words(&row2), (vec![PLAN.to_owned(), "P2".to_owned()], 0), "the kept prompt is after the row: {row2}");
 
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-3")));
     let messages = json!([{"role": "user", "text": row2, "toolUses": [], "handle": "sum-2"}, kept, {"role": "assistant", "text": "ok", "toolUses": [], "handle": "a3"}, {"role": "user", "text": "P4", "toolUses": [], "handle": "p4"}]);
-    h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
-    h.append(summary_row()).unwrap();
+    h.compact(json!({"trigger": "manual", "messages": messages}));
+    h.append(summary_row());
     let row3 = format!("{SUMMARY_TEXT}\n\n{}", appended(&h).join("\n\n"));
     let want: Vec<String> = [PLAN, "P2", "P3 sent as the threshold was crossed", "P4"].map(str::to_owned).to_vec();
     assert_eq!(block_words(&row3), (want, 0), "{row3}");
@@ -2797,11 +2780,11 @@ fn the_current_request_mark_by_path() {
 
     // An automatic compaction inside a turn, its row delivered in that turn: the newest is current.
     let mut h = Harness::new();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(marks(&h), 1);
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
     assert_eq!(context_block(&out), None, "an auto compaction's blocks wait for the row");
-    h.append(summary_row()).unwrap();
+    h.append(summary_row());
     let row = appended(&h).join("\n\n");
     assert_eq!(block_words(&row), (vec![FIRST.to_owned(), "Also keep the old API".to_owned()], 1));
     assert!(row.contains("(current request when compacted) ---\nAlso keep the old API\n"), "{row}");
@@ -2809,14 +2792,14 @@ fn the_current_request_mark_by_path() {
     // The same compaction with the prompt kept after the summary by the engine: nothing current.
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [{"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "s"}, {"role": "user", "text": "Also keep the old API", "toolUses": [], "handle": "h4"}]})));
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(marks(&h), 0);
 
     // A person's /compact (terminal or headless) and ours at a turn's end, between turns: nothing
     // current on the row, nor in the context block that comes with the next prompt.
     for trigger in ["manual", "plugin"] {
         let mut h = Harness::new();
-        h.compact(compact_event(trigger)).unwrap();
+        h.compact(compact_event(trigger));
         assert_eq!(marks(&h), 0, "{trigger}");
         let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
         let block = context_block(&out).unwrap();
@@ -2825,14 +2808,14 @@ fn the_current_request_mark_by_path() {
     }
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR);
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.nexts("session.compact").len(), 1, "the turn-end compaction ran");
     assert_eq!(marks(&h), 0, "turn-end");
 
     // Blocks a process left on disk reach the resumed one with its first new prompt.
     let mut h = Harness::new();
     h.core.session().carried_mut().pending = None;
-    h.compact(compact_event("auto")).unwrap(); // row_only, then the process ends before the row
+    h.compact(compact_event("auto")); // row_only, then the process ends before the row
     h.core = Core::new(Options::default());
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
     assert_eq!(block_words(&context_block(&out).unwrap()).1, 0);
@@ -2850,8 +2833,7 @@ fn a_team_leads_message_is_never_the_persons_request() {
         {"role": "assistant", "text": "On it.", "toolUses": [], "handle": "h2"},
         {"role": "user", "text": lead, "toolUses": [], "handle": "h3"},
         {"role": "user", "text": peer, "toolUses": [], "handle": "h4"},
-    ]}))
-    .unwrap();
+    ]}));
     let block = &h.pending().unwrap()[0];
     assert_eq!(block_words(block), (vec![FIRST.to_owned()], 1), "{block}");
     assert!(!block.contains("Deploy to production") && !block.contains("push the branch"), "{block}");
@@ -2874,14 +2856,15 @@ fn session_end_starts_the_next_conversation_clean() {
         loaded: vec![("/p/CLAUDE.md".into(), "abc-3".into())],
         usage: Some((190_000.0, 200_000.0)),
         ptl_seen: true,
-        cool_down: compact_plus::compaction::rescue::cool_down::CoolDown::after(SID, compact_plus::compaction::rescue::cause::Cause::Overloaded, NOW),
+        cool_down: compact_plus::compaction::rescue::cool_down::CoolDown::after(SID, compact_plus::engine::rejection::Cause::Overloaded, NOW),
         verbatim: Some(vec!["old words".into()]),
         brief_done: true,
+        unexpected_told: 1,
     };
     let mut h = Harness::new();
     h.fake.next.insert("session.end".into(), Ok(json!({})));
     h.core = Core::rebuilt(Options::default(), &serde_json::to_string(&state).unwrap(), 1);
-    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID}));
     // The conversation's go; the process's stay; the clear counts as a compaction, so a turn-end
     // /compact queued for the old context is moot when it comes.
     state.pending = None;
@@ -2896,8 +2879,8 @@ fn session_end_starts_the_next_conversation_clean() {
     state.compactions = 5;
     assert_eq!(*h.core.session().carried(), state);
     let marker = format!("{MARKER_HEAD}01:02:03 UTC)");
-    let out = h.compact(json!({"trigger": "manual", "instructions": marker, "messages": messages()})).unwrap();
-    assert!(out.get("skip").is_some(), "{out}");
+    let out = h.compact(json!({"trigger": "manual", "instructions": marker, "messages": messages()}));
+    assert_eq!(out.end(), "skip", "{out:?}");
 }
 
 #[test]
@@ -2913,12 +2896,12 @@ fn after_a_clear_nothing_of_the_old_conversation_is_carried_or_trimmed() {
         c.ptl_seen = true;
         c.usage = Some((195_000.0, 200_000.0));
     }
-    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID}));
     h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
     // The new conversation's first compaction: its own words alone, its request the engine's own.
     h.fake.next.insert("session.compact".into(), Ok(summary_only("new-1")));
     h.deferred = Some(tool_loop_event(big, newest));
-    h.compact(json!({})).unwrap();
+    h.compact(json!({}));
     let nexts = h.nexts("session.compact");
     assert!(nexts.last().unwrap().get("cut").is_none(), "trimmed after the clear: {}", nexts.last().unwrap());
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
@@ -2932,8 +2915,8 @@ fn a_rebuilt_core_goes_on_with_the_state_carried_and_new_ids() {
     // compaction's memory back; what the session needs must outlive it.
     let mut h = Harness::new();
     h.fake.tokens = json!(NEAR - 1);
-    h.turn().unwrap(); // the threshold, cached
-    h.compact(compact_event("manual")).unwrap(); // pending blocks, pruned, counted
+    h.turn(); // the threshold, cached
+    h.compact(compact_event("manual")); // pending blocks, pruned, counted
     let before = h.core.session().carried().clone();
     assert!(before.pending.is_some() && before.pruned && before.compactions == 1 && before.threshold.is_some());
     let carried: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).expect("the last carry is the state");
@@ -2962,11 +2945,11 @@ fn a_rebuilt_core_goes_on_with_the_state_carried_and_new_ids() {
 fn a_step_carries_the_state_only_when_it_changed() {
     let mut h = Harness::new();
     h.fake.tokens = json!(0); // no threshold asked
-    h.turn().unwrap();
+    h.turn();
     // Disarmed while it looked, armed again after: the shim holds the state as it ended.
     let after_turn: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).unwrap_or_default();
     assert_eq!(after_turn, compact_plus::hooks::Carried::default());
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let carried: compact_plus::hooks::Carried = serde_json::from_str(&h.carried).unwrap();
     assert_eq!(carried.compactions, 1);
     // A step that changes nothing carries nothing.
@@ -2989,7 +2972,7 @@ fn a_long_history_is_written_in_parts() {
         .as_array_mut()
         .unwrap()
         .push(json!({"role": "assistant", "text": big, "handle": "h5"}));
-    h.compact(e).unwrap();
+    h.compact(e);
     let writes: Vec<String> = h
         .fake
         .calls("write")
@@ -3017,7 +3000,7 @@ fn a_long_history_is_written_in_parts() {
     assert!(ops[..w].contains(&"next".to_owned()));
     assert!(ops[w..w + n].iter().all(|o| o == "write"));
     assert_eq!(ops[w + n], "nextResult");
-    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, true, true)));
+    assert!(h.pending().unwrap()[1].starts_with(&handoff::pointer(&first, &dir(), n, Reach::Project)));
 }
 
 #[test]
@@ -3030,7 +3013,7 @@ fn a_failed_first_part_points_at_the_next() {
         .unwrap()
         .push(json!({"role": "assistant", "text": big}));
     h.fake.fail("write", "-auto.md", "EIO");
-    h.compact(e).unwrap();
+    h.compact(e);
     let second = format!("{}/{NOW_STAMP}-auto.part2.md", dir());
     assert!(h.pending().unwrap()[1].contains(&format!("\"{second}\"")));
     assert!(h.fake.log_lines()[0].ends_with(&format!("\"file\":\"{second}\"}}")));
@@ -3049,7 +3032,7 @@ fn secret_event() -> Value {
 #[test]
 fn credentials_are_redacted_before_anything_is_written_or_kept() {
     let mut h = Harness::new();
-    h.compact(secret_event()).unwrap();
+    h.compact(secret_event());
     let writes = h.fake.calls("write");
     let history = writes
         .iter()
@@ -3091,7 +3074,7 @@ fn credentials_are_redacted_before_anything_is_written_or_kept() {
 #[test]
 fn redaction_can_be_turned_off() {
     let mut h = Harness::with(Options::from_json(r#"{"redactSecrets":false}"#));
-    h.compact(secret_event()).unwrap();
+    h.compact(secret_event());
     let writes = h.fake.calls("write");
     let history = writes
         .iter()
@@ -3107,8 +3090,8 @@ fn redaction_can_be_turned_off() {
 #[test]
 fn two_compactions_in_one_second_get_a_file_each() {
     let mut h = Harness::new();
-    h.compact(compact_event("manual")).unwrap();
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
+    h.compact(compact_event("manual"));
     let names: Vec<String> = h
         .fake
         .calls("write")
@@ -3160,21 +3143,25 @@ fn recall_handoff(h: &mut Harness, event: &str) -> Value {
 }
 
 /// The tool's answer: the core's, or the recall module's run on the same
-/// fake as the shim runs it (js/compact-plus.js `search`: the same step loop).
+/// fake as the shim runs it (js/wasm.js `Recall.search`: the same step loop).
 fn recall_step(h: &mut Harness, event: &str) -> Value {
     let step = recall_handoff(h, event);
-    let Some(search) = step["done"].get("search").cloned() else { return step };
+    if step["done"]["end"] != "search" {
+        return step;
+    }
+    let search = step["done"]["request"].clone();
     let mut walk: Value = serde_json::from_str(&compact_plus_recall::start(search.to_string())).unwrap();
     while let Some(calls) = walk["calls"].as_array().cloned() {
         let (answers, texts) = perform_all(h, &calls);
         let id = walk["id"].as_u64().unwrap() as u32;
         walk = serde_json::from_str(&compact_plus_recall::resume(id, answers, texts)).unwrap();
     }
-    json!({ "done": { "answer": walk["done"] } })
+    // What the tool answers: the module's text, as the core's own answer is.
+    json!({ "done": { "end": "answer", "text": walk["done"] } })
 }
 
 fn answer_of(step: &Value) -> &str {
-    step["done"]["answer"].as_str().unwrap_or_else(|| panic!("no answer: {step}"))
+    step["done"]["text"].as_str().unwrap_or_else(|| panic!("no answer: {step}"))
 }
 
 #[test]
@@ -3183,8 +3170,8 @@ fn the_tool_list_entry_is_the_shims_alone() {
     // the entry the build wrote out (`RECALL_TOOL`), without the wasm; the core
     // has no session.start or tool.list hook.
     let mut h = Harness::new();
-    assert_eq!(h.core.start("session.start", "{}"), r#"{"stuck":true}"#);
-    assert_eq!(h.core.start("tool.list", "{}"), r#"{"stuck":true}"#);
+    assert_eq!(h.core.start("session.start", "{}"), r#"{"lost":"no such hook"}"#);
+    assert_eq!(h.core.start("tool.list", "{}"), r#"{"lost":"no such hook"}"#);
     let spec = compact_plus::recall_tool::spec();
     // An added tool is no MCP server's: no `mcp__` name, `mcp: false` (d.ts ToolInfo).
     assert_eq!(spec["name"], json!("compact_plus_recall"));
@@ -3216,7 +3203,7 @@ fn recall_searches_this_sessions_history_parts_oldest_first() {
         format!("{d}/2026-01-02T000000Z-auto.part2.md"),
     ];
     assert_eq!(
-        step["done"]["search"],
+        step["done"]["request"],
         json!({"session": {"paths": parts, "query": {"text": "x", "regex": false, "role": null, "limit": 8}}})
     );
     // The recall module reads them one at a time, oldest first, each beside the JSON.
@@ -3233,7 +3220,7 @@ fn a_bad_recall_input_is_answered_without_reading_anything() {
     let mut h = Harness::new();
     let step = recall_step(&mut h, r#"{"query":"x","role":"robot"}"#);
     assert!(
-        step["done"]["answer"]
+        step["done"]["text"]
             .as_str()
             .unwrap()
             .starts_with("recall: role must be"),
@@ -3247,7 +3234,7 @@ fn recall_with_nothing_saved_says_so() {
     let mut h = Harness::new();
     let step = recall_step(&mut h, r#"{"query":"x"}"#);
     assert!(
-        step["done"]["answer"]
+        step["done"]["text"]
             .as_str()
             .unwrap()
             .starts_with("recall: nothing has been saved"),
@@ -3314,7 +3301,7 @@ fn an_instruction_file_nested_too_deep_to_judge_is_left_as_the_engine_has_it() {
         h.fake.add_file("/p/CLAUDE.md", &raw, NOW);
         let result = json!({"instructionFiles": [file("/p/CLAUDE.md", "project", "old")]});
         let out = context(&mut h, json!({}), result.clone());
-        assert_eq!(out, result);
+        assert_eq!(out, pass_through());
         assert!(h.fake.log_lines().is_empty());
     }
 }
@@ -3462,13 +3449,13 @@ fn recall_scope_session_keeps_to_this_session() {
     earlier_sessions(&mut h);
     for input in [r#"{"query":"x","scope":"project"}"#, r#"{}"#] {
         let step = recall_step(&mut h, input);
-        assert!(step["done"]["answer"].as_str().unwrap().contains("option recallScope"), "{step}");
+        assert!(step["done"]["text"].as_str().unwrap().contains("option recallScope"), "{step}");
     }
     assert!(h.fake.calls("list").is_empty() && h.fake.calls("cwd").is_empty());
     let mut h = Harness::with(Options::from_json(r#"{"recallTool":false}"#));
     earlier_sessions(&mut h);
     let step = recall_step(&mut h, r#"{"query":"x","scope":"project"}"#);
-    assert!(step["done"]["answer"].as_str().unwrap().contains("turned off"), "{step}");
+    assert!(step["done"]["text"].as_str().unwrap().contains("turned off"), "{step}");
 }
 
 #[test]
@@ -3481,13 +3468,13 @@ fn each_compaction_saves_its_summary_redacted_beside_the_history() {
             "tokensBefore": 5000, "tokensAfter": 800,
         })),
     );
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     let path = format!("{}/{NOW_STAMP}-manual.summary.md", dir());
     let text = h.fake.text(&path).unwrap_or_else(|| panic!("no summary saved"));
     assert!(text.contains("we chose serde") && text.contains("[REDACTED:github-token]") && !text.contains("ghp_FAKE"), "{text}");
     // This session's recall still searches the history parts alone.
     let step = recall_handoff(&mut h, r#"{"query":"serde"}"#);
-    assert_eq!(step["done"]["search"]["session"]["paths"], json!([history_file("manual")]));
+    assert_eq!(step["done"]["request"]["session"]["paths"], json!([history_file("manual")]));
 }
 
 // ---------------------------------------------------------------- the rescue
@@ -3501,13 +3488,20 @@ const FAILED_529: &str = "Error during compaction: API Error: Repeated 529 Overl
 const FAILED_PTL: &str = "Compaction failed · conversation could not be reduced below the context limit";
 const FAILED_AUTO: &str = "reactive compaction did not settle ok";
 
-fn rescued(out: &Value) -> (String, Vec<String>) {
-    let messages = out["messages"].as_array().expect("an own compaction's messages");
-    let summary = messages[0]["text"].as_str().unwrap().to_owned();
-    assert_eq!(messages[0]["role"], "user");
-    assert!(messages[0].get("handle").is_none(), "the summary row is ours, built");
-    let handles = messages[1..].iter().map(|m| m["handle"].as_str().unwrap().to_owned()).collect();
-    (summary, handles)
+/// A compaction of the core's own: its summary row's text, and the places of
+/// the messages it keeps after it. One in place of `next`'s rejection comes
+/// only where `next` rejected; one in place of its result, where it resolved
+/// or was not asked.
+fn rescued(out: &Ended) -> (String, Vec<u64>) {
+    assert_eq!(out.end(), "compacted", "{out:?}");
+    match out.done["inPlaceOf"].as_str() {
+        Some("rejection") => assert!(matches!(out.next, Some(Err(_))), "answered where next rejected: {out:?}"),
+        Some("result") => assert!(!matches!(out.next, Some(Err(_))), "{out:?}"),
+        other => panic!("in place of {other:?}"),
+    }
+    let summary = out.done["summary"].as_str().unwrap().to_owned();
+    let keep = out.done["keep"].as_array().unwrap().iter().map(|k| k.as_u64().unwrap()).collect();
+    (summary, keep)
 }
 
 fn rescue_log(h: &Harness) -> Value {
@@ -3523,7 +3517,7 @@ fn a_failed_summarizer_gets_a_digest_when_no_model_answers() {
     // A long answer in the middle: the messages kept after the row start after it.
     let mut e = compact_event("manual");
     e["messages"][1]["text"] = json!("x".repeat(40_000));
-    let out = h.compact(e).expect("answered, not rejected");
+    let out = h.compact(e);
     let (summary, handles) = rescued(&out);
     assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (API server error: Error during compaction: API Error: 500"), "{summary}");
     assert!(summary.contains("`cargo test` → ok"), "{summary}");
@@ -3535,8 +3529,8 @@ fn a_failed_summarizer_gets_a_digest_when_no_model_answers() {
     assert!(summary.contains(&history_file("manual")), "{summary}");
     assert_eq!(summary.matches("<user-messages-verbatim>").count(), 1);
     assert_eq!(summary.matches(&history_file("manual")).count(), 1);
-    // The newest messages kept by their handles, from a clean user message.
-    assert_eq!(handles, vec!["h3", "h4"]);
+    // The newest messages kept by their place, from a clean user message.
+    assert_eq!(handles, vec![2, 3]);
     // Nothing waits for a channel: the row carries the blocks itself.
     assert_eq!(h.pending(), None);
     let log = rescue_log(&h);
@@ -3551,7 +3545,7 @@ fn the_rescue_model_writes_the_summary_when_it_answers() {
     h.fake.next.insert("session.compact".into(), Err(FAILED_PTL.into()));
     let reply = "## Decisions\n- keep the old API → callers depend on it\n## Open Questions\n- No open questions.";
     h.fake.completions.push_back(json!({"isAnswered": true, "text": reply, "usage": {}}));
-    let out = h.compact(compact_event("manual")).unwrap();
+    let out = h.compact(compact_event("manual"));
     let (summary, _) = rescued(&out);
     assert!(summary.starts_with("[compact-plus wrote this summary (summarized by the rescue model): the engine's own compaction failed (prompt too long"), "{summary}");
     assert!(summary.contains(reply));
@@ -3560,6 +3554,8 @@ fn the_rescue_model_writes_the_summary_when_it_answers() {
     assert!(call["timeoutMs"].as_u64().unwrap() > 0);
     let prompt = call["prompt"].as_str().unwrap();
     assert!(prompt.contains("Please fix the parser in src/parse.rs") && prompt.contains("P1"), "the history and the priorities");
+    // The history's header names this session and the time, as the history file's does.
+    assert!(prompt.contains(&format!("Session {SID}, compacted {NOW_ISO} (rescue)")), "{}", &prompt[..400.min(prompt.len())]);
     assert_eq!(rescue_log(&h)["tier"], 1);
 }
 
@@ -3568,18 +3564,18 @@ fn an_aborted_compaction_or_the_rescue_off_passes_the_rejection_up() {
     let mut h = Harness::new();
     h.aborted = true;
     h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
-    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err(FAILED_500.into())));
     assert!(h.fake.calls("complete").is_empty());
     let mut h = Harness::with(Options::from_json(r#"{"rescue": false}"#));
     h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
-    assert_eq!(h.compact(compact_event("manual")), Err(FAILED_500.into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err(FAILED_500.into())));
 }
 
 #[test]
 fn a_resolved_next_is_never_replaced() {
     let mut h = Harness::new();
-    let out = h.compact(compact_event("manual")).unwrap();
-    assert_eq!(out, h.fake.next["session.compact"].clone().unwrap());
+    let out = h.compact(compact_event("manual"));
+    assert_eq!(out, Ended::passed(h.fake.next["session.compact"].clone()));
     assert!(h.fake.calls("complete").is_empty());
 }
 
@@ -3591,7 +3587,7 @@ fn the_rescue_redacts_what_it_writes() {
         {"role": "user", "text": "use my token ghp_FAKE0123456789abcdefghijklmnopqrstuv", "toolUses": [], "handle": "a"},
         {"role": "assistant", "text": "ok", "toolUses": [{"tool": "Bash", "input": {"command": "export GITHUB_TOKEN=ghp_FAKE0123456789abcdefghijklmnopqrstuv"}, "text": "", "isError": false}], "handle": "b"},
     ]});
-    let out = h.compact(e).unwrap();
+    let out = h.compact(e);
     let (summary, _) = rescued(&out);
     assert!(!summary.contains("ghp_FAKE"), "{summary}");
     assert!(summary.contains("[REDACTED"), "{summary}");
@@ -3621,7 +3617,7 @@ fn a_conversation_over_the_rescue_models_window_goes_in_parts_then_one_merge() {
         h.fake.completions.push_back(part_summary(k, 0.0));
     }
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- the merged summary of all parts", "usage": {}}));
-    let out = h.compact(json!({"trigger": "auto", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "auto", "messages": long_conversation(60)}));
     let calls = h.fake.calls("complete");
     let prompts: Vec<&str> = calls.iter().map(|c| c["prompt"].as_str().unwrap()).collect();
     assert_eq!(prompts.len(), 4, "three parts and the merge");
@@ -3647,7 +3643,7 @@ fn the_parts_are_asked_at_once() {
         h.fake.completions.push_back(part_summary(k, 40_000.0));
     }
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- merged in the end", "usage": {}, "tookMs": 10_000}));
-    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)}));
     let log = rescue_log(&h);
     assert_eq!((log["tier"].as_u64(), log["ms"].as_f64()), (Some(1), Some(50_000.0)), "{log}");
     let timeouts: Vec<u64> = h.fake.calls("complete").iter().map(|c| c["timeoutMs"].as_u64().unwrap()).collect();
@@ -3664,7 +3660,7 @@ fn a_part_that_does_not_come_back_costs_that_part_alone() {
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- too late to count", "usage": {}, "tookMs": 90_000}));
     h.fake.completions.push_back(part_summary(2, 1_000.0));
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- merged from parts one and three", "usage": {}}));
-    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)}));
     let calls = h.fake.calls("complete");
     assert_eq!(calls.len(), 4);
     let merge = calls[3]["prompt"].as_str().unwrap();
@@ -3685,7 +3681,7 @@ fn a_merge_that_does_not_come_back_leaves_the_parts_summaries() {
         h.fake.completions.push_back(part_summary(k, 0.0));
     }
     h.fake.completions.push_back(json!({"isAnswered": false, "reason": "api-error", "status": 529, "error": "overloaded", "usage": {}}));
-    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)}));
     let (summary, _) = rescued(&out);
     assert!(summary.contains("summarized by the rescue model"), "{summary}");
     assert!((0..3).all(|k| summary.contains(&format!("### Part {} of 3\n\n## Decisions\n- part summary number {k}", k + 1))), "{summary}");
@@ -3699,7 +3695,7 @@ fn no_part_answered_falls_back_to_the_digest() {
     for _ in 0..3 {
         h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- a part summary with enough words", "usage": {}, "tookMs": 70_000}));
     }
-    let out = h.compact(json!({"trigger": "auto", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "auto", "messages": long_conversation(60)}));
     let (summary, _) = rescued(&out);
     assert!(summary.contains("a digest made without a model"), "{summary}");
     assert_eq!(h.fake.calls("complete").len(), 3, "no merge of nothing");
@@ -3713,7 +3709,7 @@ fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
     h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
     // A history that fits one request: a slow model, cut at its 60 s.
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- a summary with enough words", "usage": {}, "tookMs": 70_000}));
-    let out = h.compact(compact_event("manual")).unwrap();
+    let out = h.compact(compact_event("manual"));
     let timeouts: Vec<u64> = h.fake.calls("complete").iter().map(|c| c["timeoutMs"].as_u64().unwrap()).collect();
     assert_eq!(timeouts, vec![60_000]);
     assert!(rescued(&out).0.contains("a digest made without a model"));
@@ -3724,7 +3720,7 @@ fn the_rescue_model_gets_what_is_left_of_the_rescues_time_and_no_more() {
         h.fake.completions.push_back(part_summary(k, 55_000.0));
     }
     h.fake.completions.push_back(json!({"isAnswered": true, "text": "## Decisions\n- merged", "usage": {}, "tookMs": 70_000}));
-    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)})).unwrap();
+    let out = h.compact(json!({"trigger": "manual", "messages": long_conversation(60)}));
     let log = rescue_log(&h);
     assert_eq!(log["ms"].as_f64(), Some(115_000.0), "the parts, then the merge cut at 60 s: {log}");
     assert!(rescued(&out).0.contains("### Part 1 of 3"), "the parts stand");
@@ -3764,7 +3760,7 @@ fn under_the_limit_the_summarizer_request_goes_down_as_the_engine_made_it() {
     // The engine's figures at the last turn's end: well under the window.
     h.core.session().carried_mut().usage = Some((120_000.0, 200_000.0));
     h.deferred = Some(tool_loop_event(big, newest));
-    h.compact(json!({})).unwrap();
+    h.compact(json!({}));
     let nexts = h.nexts("session.compact");
     assert_eq!(nexts.len(), 1);
     assert!(nexts[0].get("cut").is_none(), "{}", nexts[0]);
@@ -3784,7 +3780,7 @@ fn over_the_limit_the_largest_old_results_are_cut_on_the_way_down() {
         h.core.session().carried_mut().usage = usage;
         h.core.session().carried_mut().ptl_seen = ptl;
         h.deferred = Some(tool_loop_event(big, newest));
-        h.compact(json!({})).unwrap();
+        h.compact(json!({}));
         // The texts, with the results, come before the summarizer starts.
         let ops = h.fake.ops("session.compact");
         let pack_at = ops.iter().position(|o| o == "pack").unwrap();
@@ -3818,7 +3814,7 @@ fn engine_summary(body: &str) -> Value {
 fn a_reply_with_no_summary_installed_as_the_summary_is_replaced_by_the_rescue() {
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Ok(engine_summary("I cannot summarize this conversation.")));
-    let out = h.compact(compact_event("manual")).expect("answered");
+    let out = h.compact(compact_event("manual"));
     let (summary, _) = rescued(&out);
     assert!(summary.starts_with("[compact-plus wrote this summary (a digest made without a model): the engine's own compaction failed (no summary: the summarizer's reply held no <summary> block"), "{summary}");
     assert!(!summary.contains("I cannot summarize"), "{summary}");
@@ -3832,13 +3828,13 @@ fn a_real_summary_or_the_rescue_off_leaves_the_engines_compaction_standing() {
     let ok = engine_summary("Summary:\n1. Primary Request and Intent: fix the parser.");
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Ok(ok.clone()));
-    assert_eq!(h.compact(compact_event("manual")).unwrap(), ok);
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Ok(ok)));
     assert!(h.fake.calls("complete").is_empty());
 
     let junk = engine_summary("I cannot summarize this conversation.");
     let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Ok(junk.clone()));
-    assert_eq!(h.compact(compact_event("manual")).unwrap(), junk);
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Ok(junk)));
 }
 
 #[test]
@@ -3854,7 +3850,7 @@ fn a_summary_after_a_preamble_or_cut_short_is_kept() {
         let kept = engine_summary(body);
         let mut h = Harness::new();
         h.fake.next.insert("session.compact".into(), Ok(kept.clone()));
-        assert_eq!(h.compact(compact_event("manual")).unwrap(), kept, "{body}");
+        assert_eq!(h.compact(compact_event("manual")), Ended::passed(Ok(kept)), "{body}");
         assert!(h.fake.calls("complete").is_empty(), "{body}");
         assert!(h.fake.log_lines()[0].contains("\"event\":\"compact\""), "{body}");
     }
@@ -3867,7 +3863,7 @@ fn the_next_compaction_quotes_the_person_not_the_rescues_row() {
     // carried its header as `--- user message (earlier) ---`.
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
-    let (row, _) = rescued(&h.compact(compact_event("manual")).unwrap());
+    let (row, _) = rescued(&h.compact(compact_event("manual")));
     h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nthe second one.")));
     let e = json!({"trigger": "manual", "messages": [
         {"role": "user", "text": row, "toolUses": [], "handle": "r"},
@@ -3876,7 +3872,7 @@ fn the_next_compaction_quotes_the_person_not_the_rescues_row() {
         {"role": "user", "text": "Now the lexer, please", "toolUses": [], "handle": "n"},
         {"role": "assistant", "text": "On it.", "toolUses": [], "handle": "y"},
     ]});
-    h.compact(e).unwrap();
+    h.compact(e);
     let pending = h.pending().expect("the second compaction's blocks");
     verbatim_block(&pending[0], &["Now the lexer, please"], &["[compact-plus wrote this summary", "digest made without a model"]);
 }
@@ -3890,7 +3886,7 @@ fn a_refusal_of_the_engines_is_no_failure_and_passes_up_as_it_came() {
     for refusal in ["Not enough messages to compact.", "API Error: Request was aborted."] {
         let mut h = Harness::new();
         h.fake.next.insert("session.compact".into(), Err(refusal.into()));
-        assert_eq!(h.compact(compact_event("manual")), Err(refusal.into()), "{refusal}");
+        assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err(refusal.into())), "{refusal}");
         assert!(h.fake.calls("complete").is_empty(), "{refusal}: the rescue model was asked");
         assert!(h.fake.log_lines().is_empty(), "{refusal}: {:?}", h.fake.log_lines());
         assert_eq!(h.core.session().carried().compactions, 0);
@@ -3901,10 +3897,45 @@ fn a_refusal_of_the_engines_is_no_failure_and_passes_up_as_it_came() {
 #[test]
 fn a_rejection_in_words_the_engine_was_not_measured_to_use_is_left_to_the_engine() {
     let mut h = Harness::new();
-    h.fake.next.insert("session.compact".into(), Err("TypeError: undefined is not an object".into()));
-    assert_eq!(h.compact(compact_event("manual")), Err("TypeError: undefined is not an object".into()));
+    let words = "TypeError: undefined is not an object";
+    h.fake.next.insert("session.compact".into(), Err(words.into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err(words.into())));
     assert!(h.fake.calls("complete").is_empty());
     assert!(h.fake.log_lines().is_empty());
+    // Said once per process in the debug log, with what the engine said, then not again.
+    let told = |h: &Harness| h.fake.calls("debug").iter().filter(|c| c["text"].as_str().unwrap().contains("Claude Code 2.1.328 was not measured to use")).count();
+    assert_eq!(told(&h), 1);
+    assert!(h.fake.calls("debug").iter().any(|c| c["text"].as_str().unwrap().ends_with(&format!("{words:?}"))));
+    h.fake.next.insert("session.compact".into(), Err("RangeError: another".into()));
+    assert_eq!(h.compact(compact_event("manual")), Ended::passed(Err("RangeError: another".into())));
+    assert_eq!(told(&h), 1, "once per process");
+    // A rebuilt instance of the same process has been told too (the state is carried).
+    let carried = h.carried.clone();
+    h.core = Core::rebuilt(Options::default(), &carried, 100);
+    h.compact(compact_event("manual"));
+    assert_eq!(told(&h), 1, "once per process, across a rebuild");
+}
+
+/// src/engine/: where a summary row does not open as 2.1.328's does (an engine
+/// that words it otherwise), the engine's result stands, unchecked, and the
+/// debug log says so once per process.
+#[test]
+fn a_summary_row_that_opens_otherwise_is_left_as_it_came_and_said_once() {
+    let mut h = Harness::new();
+    let reworded = json!({"messages": [{"role": "user", "text": "Here is where we left off: nothing at all useful", "toolUses": [], "handle": "sum"}], "tokensBefore": 60});
+    h.fake.next.insert("session.compact".into(), Ok(reworded.clone()));
+    let told = |h: &Harness| h.fake.calls("debug").iter().filter(|c| c["text"].as_str().unwrap().contains("summary row does not open as Claude Code 2.1.328's")).count();
+    for _ in 0..2 {
+        assert_eq!(h.compact(compact_event("manual")), Ended::passed(Ok(reworded.clone())), "no rescue of a row it cannot read");
+    }
+    assert!(h.fake.calls("complete").is_empty());
+    assert_eq!(told(&h), 1, "once per process");
+    // The blocks after the summary are made as for any summary.
+    assert!(h.pending().is_some());
+    // The engine's own row says nothing.
+    let mut h = Harness::new();
+    h.compact(compact_event("manual"));
+    assert_eq!(told(&h), 0);
 }
 
 // ---------------------------------------------------------------- no retry storm
@@ -3912,7 +3943,7 @@ fn a_rejection_in_words_the_engine_was_not_measured_to_use_is_left_to_the_engine
 /// The turn-end job's queued `/compact` of the conversation in `queued_messages`.
 fn turn_end_compaction(h: &mut Harness) {
     h.fake.tokens = json!(NEAR);
-    h.turn().unwrap();
+    h.turn();
     assert_eq!(h.fake.calls("queued ran").len(), 1, "the turn-end /compact ran");
 }
 
@@ -3920,13 +3951,13 @@ fn turn_end_compaction(h: &mut Harness) {
 fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_summarizer_again() {
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
-    rescued(&h.compact(compact_event("manual")).expect("rescued"));
+    rescued(&h.compact(compact_event("manual")));
     assert_eq!(h.nexts("session.compact").len(), 1);
 
     // The threshold's compaction a minute later: answered without next.
     h.fake.clear();
     h.fake.now += 60_000.0;
-    let (summary, _) = rescued(&h.compact(compact_event("auto")).expect("answered"));
+    let (summary, _) = rescued(&h.compact(compact_event("auto")));
     assert!(h.nexts("session.compact").is_empty(), "the summarizer was asked again");
     assert!(summary.contains("summarizer failing (cool-down)") && summary.contains("(API server error) 60 s ago"), "{summary}");
     let lines = h.fake.log_lines();
@@ -3936,7 +3967,7 @@ fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_
     // Another plugin's compaction, and our own turn-end `/compact` (issue [13]
     // item 8: it asked the failing summarizer 12 times before the rescue).
     h.fake.clear();
-    rescued(&h.compact(compact_event("plugin")).expect("answered"));
+    rescued(&h.compact(compact_event("plugin")));
     turn_end_compaction(&mut h);
     assert!(h.nexts("session.compact").is_empty(), "{:?}", h.fake.ops("session.compact"));
     let lines = h.fake.log_lines();
@@ -3944,22 +3975,22 @@ fn after_a_rescue_automatic_compactions_in_the_cool_down_do_not_run_the_failing_
 
     // A precompute is not asked of it either: vetoed.
     h.fake.clear();
-    assert!(h.compact(compact_event("precompute")).unwrap()["skip"].is_string());
+    assert!(h.compact(compact_event("precompute")).done["reason"].is_string());
     assert!(h.nexts("session.compact").is_empty());
 
     // After the cool-down (5 minutes for a server error) the engine is asked again.
     h.fake.clear();
     h.fake.now += 5.0 * 60_000.0;
-    rescued(&h.compact(compact_event("auto")).expect("rescued again"));
+    rescued(&h.compact(compact_event("auto")));
     assert_eq!(h.nexts("session.compact").len(), 1, "after the cool-down the engine compacts again");
 
     // A person's /compact asks the engine too; once its summarizer answers, the cool-down is over.
     h.fake.clear();
     h.fake.now += 60_000.0;
     h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nfine again.")));
-    h.compact(compact_event("manual")).unwrap();
+    h.compact(compact_event("manual"));
     assert_eq!(h.nexts("session.compact").len(), 1);
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(h.nexts("session.compact").len(), 2, "the summarizer works again: asked");
 }
 
@@ -3969,24 +4000,24 @@ fn a_transient_overload_cools_a_minute_and_a_prompt_too_long_not_at_all() {
     // the summarizer for 15 minutes.
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Err(FAILED_529.into()));
-    rescued(&h.compact(compact_event("manual")).unwrap());
+    rescued(&h.compact(compact_event("manual")));
     h.fake.now += 30_000.0;
-    rescued(&h.compact(compact_event("auto")).unwrap());
+    rescued(&h.compact(compact_event("auto")));
     assert_eq!(h.nexts("session.compact").len(), 1, "within the minute: not asked");
     h.fake.now += 31_000.0;
     h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nback.")));
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(h.nexts("session.compact").len(), 2, "past the minute: asked again");
 
     // A prompt too long is the conversation's, not the clock's: the rescue
     // replaced that conversation, and the next compaction asks again (trimmed).
     let mut h = Harness::new();
     h.fake.next.insert("session.compact".into(), Err(FAILED_PTL.into()));
-    rescued(&h.compact(compact_event("manual")).unwrap());
+    rescued(&h.compact(compact_event("manual")));
     assert!(h.core.session().carried().ptl_seen);
     h.fake.now += 1_000.0;
     h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nshorter now.")));
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(h.nexts("session.compact").len(), 2, "asked again at once");
 }
 
@@ -3994,22 +4025,22 @@ fn a_transient_overload_cools_a_minute_and_a_prompt_too_long_not_at_all() {
 fn the_cool_down_is_its_conversations_and_ends_at_clear() {
     let failed = |h: &mut Harness| {
         h.fake.next.insert("session.compact".into(), Err(FAILED_500.into()));
-        rescued(&h.compact(compact_event("manual")).unwrap());
+        rescued(&h.compact(compact_event("manual")));
         h.fake.next.insert("session.compact".into(), Ok(engine_summary("Summary:\nthe new conversation's.")));
         h.fake.clear();
     };
     // `/clear`: session.end, then the new conversation's first compaction asks its summarizer.
     let mut h = Harness::new();
     failed(&mut h);
-    h.fire("session.end", json!({"reason": "clear", "sessionId": SID})).unwrap();
+    h.fire("session.end", json!({"reason": "clear", "sessionId": SID}));
     h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(h.nexts("session.compact").len(), 1, "the new conversation's summarizer was not asked");
     // Another conversation without a session.end (a resume of another session in this process).
     let mut h = Harness::new();
     failed(&mut h);
     h.fake.session_id = "99999999-9999-4999-8999-999999999999".into();
-    h.compact(compact_event("auto")).unwrap();
+    h.compact(compact_event("auto"));
     assert_eq!(h.nexts("session.compact").len(), 1);
     assert_eq!(h.core.session().carried().cool_down, None, "dropped once another conversation compacts");
     // A rebuilt core keeps its conversation's cool-down (carried).
@@ -4017,7 +4048,7 @@ fn the_cool_down_is_its_conversations_and_ends_at_clear() {
     failed(&mut h);
     let carried = h.carried.clone();
     h.core = Core::rebuilt(Options::default(), &carried, 100);
-    rescued(&h.compact(compact_event("auto")).unwrap());
+    rescued(&h.compact(compact_event("auto")));
     assert!(h.nexts("session.compact").is_empty());
 }
 
@@ -4025,19 +4056,20 @@ fn the_cool_down_is_its_conversations_and_ends_at_clear() {
 fn with_the_rescue_off_there_is_no_cool_down() {
     let mut h = Harness::with(Options { rescue: false, ..Options::default() });
     h.fake.next.insert("session.compact".into(), Err(FAILED_AUTO.into()));
-    assert!(h.compact(compact_event("auto")).is_err());
-    assert!(h.compact(compact_event("auto")).is_err());
+    assert_eq!(h.compact(compact_event("auto")), Ended::passed(Err(FAILED_AUTO.into())));
+    assert_eq!(h.compact(compact_event("auto")), Ended::passed(Err(FAILED_AUTO.into())));
     assert_eq!(h.nexts("session.compact").len(), 2);
 }
 
 /// `NEXT_FIRST`: the shim starts these hooks' `next` with the event as it came
 /// before the core is ready (the compile at start-up), and hands its answer to
-/// the core's first call; so that first call must be exactly that, in every
-/// state the session can be in: fresh, blocks pending, a turn-end armed and the
-/// context near the threshold, after a compaction, instruction files given.
+/// the core's first call, `nextResult`; so that first call must be exactly
+/// that, in every state the session can be in: fresh, blocks pending, a
+/// turn-end armed and the context near the threshold, after a compaction,
+/// instruction files given.
 #[test]
-fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
-    let unchanged = serde_json::to_value(compact_plus::hooks::Call::next()).unwrap();
+fn next_first_hooks_ask_for_nexts_result_first_in_every_state() {
+    let unchanged = serde_json::to_value(compact_plus::hooks::Call::NextResult).unwrap();
     let first = |h: &mut Harness, hook: &str, e: &Value| -> Value {
         let step: Value = serde_json::from_str(&h.core.start(hook, &e.to_string())).unwrap();
         if let Some(id) = step["id"].as_u64() {
@@ -4053,15 +4085,15 @@ fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
     ];
     let mut states: Vec<(&str, Harness)> = vec![("fresh", Harness::new())];
     let mut pending = Harness::new();
-    pending.compact(compact_event("manual")).unwrap();
+    pending.compact(compact_event("manual"));
     assert!(pending.pending().is_some());
     states.push(("blocks pending", pending));
     let mut near = Harness::new();
     near.fake.tokens = json!(NEAR);
-    near.turn().unwrap();
+    near.turn();
     states.push(("after a turn-end compaction", near));
     let mut row_only = Harness::new();
-    row_only.compact(compact_event("auto")).unwrap();
+    row_only.compact(compact_event("auto"));
     states.push(("after an auto compaction", row_only));
     for (state, mut h) in states {
         for (hook, e) in &events {
@@ -4074,20 +4106,18 @@ fn next_first_hooks_ask_next_unchanged_first_in_every_state() {
 
 // ---------------------------------------------------------------- issue [16]: the person sees and steers
 
-/// What the person's transcript got after the last hook (`done.notice`, logged by the shim once
-/// the hook returned).
-fn notice(h: &Harness) -> Vec<String> {
-    let lines = h.last_done.as_ref().and_then(|d| d.get("notice")).and_then(Value::as_array).cloned().unwrap_or_default();
-    lines.iter().map(|l| l.as_str().unwrap_or("").to_owned()).collect()
+/// The lines the person's transcript got since the last look (each hook's `notice`).
+fn notice(h: &mut Harness) -> Vec<String> {
+    std::mem::take(&mut h.fake.shown)
 }
 
 /// The person runs `/<command> <args>`: `command.run` as the engine raises it (measured, tests/HOST.md).
 fn command(h: &mut Harness, name: &str, args: &str) -> String {
     let e = json!({"command": name, "args": args, "origin": {"kind": "composer"}, "presentation": {"isFullscreen": false, "columns": 80}});
-    let out = h.fire("command.run", e).unwrap();
-    assert_eq!(out["isTextDisplayOnly"], json!(true), "for the person alone: {out}");
-    assert!(h.nexts("command.run").is_empty(), "no next: nothing ran beneath, no model turn");
-    out["text"].as_str().unwrap_or("").to_owned()
+    let out = h.fire("command.run", e);
+    assert_eq!(out.end(), "reply", "for the person alone: {out:?}");
+    assert!(out.next.is_none() && h.nexts("command.run").is_empty(), "no next: nothing ran beneath, no model turn");
+    out.done["text"].as_str().unwrap_or("").to_owned()
 }
 
 const KEY: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKl-AA";
@@ -4100,8 +4130,9 @@ fn the_receipt_says_where_the_history_is_what_was_kept_and_what_was_redacted() {
         {"role": "assistant", "text": format!("Using {KEY} now."), "toolUses": [], "handle": "h2"},
         {"role": "user", "text": "And keep the old API KIWI-16", "toolUses": [], "handle": "h3"},
     ]);
-    h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
-    let lines = notice(&h);
+    let out = h.compact(json!({"trigger": "manual", "messages": messages}));
+    assert_eq!(out.end(), "passThrough", "the engine's result as it came: {out:?}");
+    let lines = notice(&mut h);
     assert_eq!(lines.len(), 2, "{lines:?}");
     let file = history_file("manual");
     let written = h.fake.text(&file).unwrap().len();
@@ -4127,16 +4158,16 @@ fn the_receipt_counts_the_words_the_budget_left_out_and_the_items_listed() {
         {"role": "user", "text": long(2), "toolUses": [], "handle": "h2"},
         {"role": "user", "text": newest, "toolUses": [], "handle": "h3"},
     ]);
-    h.compact(json!({"trigger": "manual", "messages": messages})).unwrap();
-    let lines = notice(&h);
+    h.compact(json!({"trigger": "manual", "messages": messages}));
+    let lines = notice(&mut h);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("1 of your messages kept word for word, 2 older left out by the budget"), "{}", lines[0]);
     let listed = h.pending().unwrap().concat().matches("\n- ").count();
     assert!(listed > 0 && lines[0].contains(&format!("{listed} item")), "{listed}: {}", lines[0]);
     // Option off: no line at all.
     let mut off = Harness::with(Options { receipt: false, ..Options::default() });
-    off.compact(compact_event("manual")).unwrap();
-    assert_eq!(notice(&off), Vec::<String>::new());
+    off.compact(compact_event("manual"));
+    assert_eq!(notice(&mut off), Vec::<String>::new());
 }
 
 #[test]
@@ -4148,9 +4179,10 @@ fn a_rescue_receipt_says_the_engine_failed_and_who_wrote_the_summary() {
         let mut h = Harness::new();
         h.fake.completions = completions.into();
         h.fake.next.insert("session.compact".into(), Err(FAILED_PTL.into()));
-        let out = h.compact(compact_event("manual")).unwrap();
-        assert!(out["messages"][0]["text"].as_str().unwrap().contains("compact-plus wrote this summary"), "{out}");
-        let lines = notice(&h);
+        let out = h.compact(compact_event("manual"));
+        assert_eq!(out.end(), "compacted", "{out:?}");
+        assert!(out.done["summary"].as_str().unwrap().contains("compact-plus wrote this summary"), "{out:?}");
+        let lines = notice(&mut h);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("Claude Code's own compaction failed (prompt too long); compact-plus compacted in its place: "), "{}", lines[0]);
         assert!(lines[0].contains(author), "{}", lines[0]);
@@ -4170,7 +4202,7 @@ fn a_pin_rides_with_the_words_after_every_compaction_and_in_a_new_process() {
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()), vec![PIN.to_owned()]);
     assert!(h.fake.log_lines().iter().any(|l| l.contains("\"event\":\"pin\"")));
     // An answer after the /pin: its line is the summarizer's, the pin comes with the words.
-    h.turn().unwrap();
+    h.turn();
     let mut block = terminal_compact(&mut h, None, json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]), "sum-1");
     for n in 2..=5 {
         assert_eq!(block.matches(PIN).count(), 1, "compaction {}: {block}", n - 1);
@@ -4181,8 +4213,9 @@ fn a_pin_rides_with_the_words_after_every_compaction_and_in_a_new_process() {
     // A new process of the session (`--resume`): a core with nothing in its state reads the file.
     h.core = Core::new(Options::default());
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-6")));
-    h.compact(json!({"trigger": "manual", "messages": after_compaction(5, SUMMARY_TEXT, &["after the resume"])})).unwrap();
-    assert!(notice(&h)[0].contains("1 pin kept"), "{:?}", notice(&h));
+    h.compact(json!({"trigger": "manual", "messages": after_compaction(5, SUMMARY_TEXT, &["after the resume"])}));
+    let lines = notice(&mut h);
+    assert!(lines[0].contains("1 pin kept"), "{lines:?}");
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
     assert_eq!(context_block(&out).unwrap().matches(PIN).count(), 1);
 }
@@ -4192,11 +4225,12 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     let mut h = Harness::new();
     command(&mut h, "pin", PIN);
     command(&mut h, "pin", "second pin PIN-TWO");
-    h.turn().unwrap();
+    h.turn();
     // A terminal /compact: its blocks wait for the next prompt, the pins in them.
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
-    h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
     assert_eq!(h.pending_state().unwrap().pins.len(), 2);
+    assert!(notice(&mut h)[0].ends_with(" · 2 pins kept"));
     let reply = command(&mut h, "unpin", "1");
     assert!(reply.starts_with(&format!("unpinned \"{PIN}\"; 1 pin left")), "{reply}");
     assert_eq!(h.pending_state().unwrap().pins, vec!["second pin PIN-TWO".to_owned()]);
@@ -4208,9 +4242,10 @@ fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
     assert!(command(&mut h, "unpin", "7").starts_with("nothing unpinned: give the number of a pin, from 1 to 1"));
     assert!(command(&mut h, "unpin", "1").starts_with("unpinned \"second pin PIN-TWO\"; 0 pins left"));
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-2")));
-    h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
+    let lines = notice(&mut h);
     assert!(h.pending_state().unwrap().pins.is_empty());
-    assert!(!notice(&h)[0].contains("pin"));
+    assert!(!lines[0].contains("pin"), "{lines:?}");
 }
 
 #[test]
@@ -4226,19 +4261,20 @@ fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
     assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()).len(), 1);
     // The person also said the pinned text as a message: the words carry it, the pin is left out.
     command(&mut h, "pin", "Also keep the old API");
-    h.turn().unwrap();
+    h.turn();
     h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
-    h.compact(json!({"trigger": "manual", "messages": messages()})).unwrap();
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
+    let lines = notice(&mut h);
     let pending = h.pending_state().unwrap();
     assert_eq!(pending.pins, vec!["deploy key [REDACTED:anthropic-key]".to_owned()]);
     let text = pending.render(Channel::Prompt).concat();
     assert_eq!(text.matches("Also keep the old API").count(), 1, "{text}");
-    assert!(notice(&h)[0].contains(" · 2 pins kept"), "{:?}", notice(&h));
+    assert!(lines[0].contains(" · 2 pins kept"), "{lines:?}");
     // The engine kept the message after its summary (an automatic compaction at a prompt): the same.
     h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [
         {"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "s"},
         {"role": "user", "text": "deploy key [REDACTED:anthropic-key] now", "toolUses": [], "handle": "k"}]})));
-    h.compact(json!({"trigger": "auto", "messages": messages()})).unwrap();
+    h.compact(json!({"trigger": "auto", "messages": messages()}));
     assert!(h.pending_state().unwrap().pins.is_empty(), "{:?}", h.pending_state());
 }
 
@@ -4249,16 +4285,16 @@ fn the_command_rows_keep_a_recall_query_and_a_pin_from_the_model() {
     let mut h = Harness::new();
     h.fake.next.insert("session.append".into(), Ok(json!({"message": {}, "uuid": "r1"})));
     for (name, args) in [("recall", "the walrus parser".to_owned()), ("pin", format!("key {KEY}"))] {
-        h.append(row(name, &args)).unwrap();
-        let down = h.nexts("session.append").pop().unwrap();
-        assert_eq!(down["content"], json!([format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args></command-args>")]));
+        let out = h.append(row(name, &args));
+        assert_eq!(out.end(), "rewritten", "{out:?}");
+        assert!(out.next.is_none(), "the shim calls next with the row rewritten");
+        assert_eq!(out.done["content"], json!([format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args></command-args>")]));
     }
     // Every other row goes as it came: the shim's own next, no change.
-    h.fake.clear();
-    h.append(row("compact", "keep KIWI")).unwrap();
-    h.append(row("unpin", "2")).unwrap();
-    h.append(row("pin", "")).unwrap();
-    assert_eq!(h.nexts("session.append"), vec![json!({"op": "next", "by": "shim"}); 3]);
+    for (name, args) in [("compact", "keep KIWI"), ("unpin", "2"), ("pin", "")] {
+        assert_eq!(h.append(row(name, args)).done, pass_through(), "{name}");
+    }
+    assert!(h.nexts("session.append").is_empty());
 }
 
 #[test]
@@ -4269,14 +4305,14 @@ fn recall_for_the_person_runs_the_tools_own_searches() {
     let searches = h.fake.calls("search");
     assert_eq!(searches.len(), 2, "this session's history, then the project's");
     // The tool's own requests (`recall_tool::Recall`), as its tool.call hands them to the module.
-    assert_eq!(searches[0]["search"]["session"]["paths"], json!([history_file("manual")]), "{}", searches[0]);
-    assert_eq!(searches[0]["search"]["session"]["query"]["text"], json!("walrus parser"));
-    assert_eq!(searches[1]["search"]["project"]["project"]["search"]["query"]["text"], json!("walrus parser"), "{}", searches[1]);
-    assert_eq!(searches[1]["search"]["project"]["historyDir"], json!(dir()));
+    assert_eq!(searches[0]["request"]["session"]["paths"], json!([history_file("manual")]), "{}", searches[0]);
+    assert_eq!(searches[0]["request"]["session"]["query"]["text"], json!("walrus parser"));
+    assert_eq!(searches[1]["request"]["project"]["project"]["search"]["query"]["text"], json!("walrus parser"), "{}", searches[1]);
+    assert_eq!(searches[1]["request"]["project"]["historyDir"], json!(dir()));
     assert!(reply.starts_with("recall \"walrus parser\"\n\nthis session"), "{reply}");
     assert!(reply.contains("SEARCHED") && reply.ends_with("(for you alone: nothing of this goes to the model)"));
     // Off: nothing searched.
-    let mut off = Harness::with(Options { recall_tool: false, ..Options::default() });
+    let mut off = Harness::with(Options { recall: Reach::Off, ..Options::default() });
     assert!(command(&mut off, "recall", "walrus").starts_with("recall is turned off"));
     assert!(off.fake.calls("search").is_empty());
 }
@@ -4291,11 +4327,10 @@ fn earlier_session(h: &mut Harness, id: &str, days: f64, project: &str) {
     h.fake.add_file(&format!("{ROOT}/{id}/2023-11-10T101500Z-manual.summary.md"), SUMMARY_16, at);
 }
 
+/// The brief in a prompt.context's end, where there is one.
 fn brief_block(out: &Value) -> Option<String> {
-    let blocks = out["blocks"].as_array()?;
-    let ours: Vec<&Value> = blocks.iter().filter(|b| b["name"] == "compact-plus-brief").collect();
-    assert!(ours.len() <= 1, "{out}");
-    ours.first().map(|b| b["text"].as_str().unwrap_or("").to_owned())
+    let block = out.get("contextBlock").filter(|b| b["name"] == "compact-plus-brief")?;
+    Some(block["text"].as_str().unwrap_or("").to_owned())
 }
 
 #[test]
@@ -4306,11 +4341,13 @@ fn a_new_session_gets_the_brief_from_the_newest_earlier_summary_once() {
     earlier_session(&mut h, "33333333-3333-4333-8333-333333333333", 0.5, "-work-elsewhere"); // another project
     h.fake.rows = Some(json!([]));
     let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(out["end"], "amended", "{out}");
     let brief = brief_block(&out).expect("a brief");
     assert!(brief.starts_with("From compact-plus: a brief from an earlier session of this project (session 11111111, its summary saved 2023-11-10 10:15 UTC)"), "{brief}");
     assert!(brief.contains("NEXT-KIWI") && brief.contains("OPEN-LIME") && !brief.contains("Fix the parser"), "{brief}");
     assert!(brief.len() <= 2400, "{}", brief.len());
-    assert!(notice(&h)[0].starts_with("gave the model a brief from an earlier session of this project (11111111"), "{:?}", notice(&h));
+    let lines = notice(&mut h);
+    assert!(lines[0].starts_with("gave the model a brief from an earlier session of this project (11111111"), "{lines:?}");
     // Once: the next prompt's context gets none.
     h.fake.rows = Some(json!([{"role": "user", "text": "hello"}]));
     assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
@@ -4346,8 +4383,8 @@ fn no_brief_for_a_resumed_session_a_project_without_summaries_or_the_option_off(
     let mut h = Harness::new();
     earlier_session(&mut h, OLD, 1.0, "-work-elsewhere");
     h.fake.rows = Some(json!([]));
-    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
-    assert!(notice(&h).is_empty());
+    assert_eq!(context(&mut h, json!({"blocks": []}), json!({"blocks": []})), pass_through());
+    assert!(notice(&mut h).is_empty());
     // Option off.
     let mut h = Harness::with(Options { session_brief: false, ..Options::default() });
     earlier_session(&mut h, OLD, 1.0, "-work-app");

@@ -165,12 +165,12 @@ proptest! {
         let input = gen::text(s);
         let out = verbatim::person_text(&input);
         prop_assert_eq!(text::trim(&out), out.as_str());
-        for p in ["<system-reminder>", "<command-", "Caveat:", "[Request interrupted", verbatim::SUMMARY_START] {
+        for p in ["<system-reminder>", "<command-", "Caveat:", "[Request interrupted", compact_plus::engine::summary_row::HEAD] {
             prop_assert!(!out.starts_with(p), "{:?}", out);
         }
         let trimmed = text::trim(&input);
         if !input.contains('<') && !trimmed.starts_with("Caveat:") && !trimmed.starts_with("[Request interrupted")
-            && !trimmed.starts_with(verbatim::SUMMARY_START)
+            && !trimmed.starts_with(compact_plus::engine::summary_row::HEAD)
         {
             prop_assert_eq!(out.as_str(), trimmed);
         }
@@ -330,7 +330,7 @@ proptest! {
         if gen::HOOKS.contains(&hook) {
             prop_assert!(matches!(ending, Ok(Ending::Done(_))), "{:?}", ending);
         } else {
-            prop_assert!(matches!(ending, Ok(Ending::Stuck)), "{:?}", ending);
+            prop_assert!(matches!(ending, Ok(Ending::Lost)), "{:?}", ending);
         }
     }
 }
@@ -540,11 +540,11 @@ fn a_lone_surrogate_costs_at_most_its_message() {
     assert_eq!(msgs[1].as_ref().map(|m| m.text()), Some("half an emoji \u{fffd}"));
 }
 
-/// The fuzz player's own sanity: a stuck or endless run is reported, not hidden.
+/// The fuzz player's own sanity: a lost or endless run is reported, not hidden.
 #[test]
-fn the_player_reports_unknown_hooks_as_stuck() {
+fn the_player_reports_unknown_hooks_as_lost() {
     let mut core = Core::new(Options::default());
     let ending = player::play(&mut core, "no.such.hook", "{}", &mut Tape::new(&[]), 10);
-    assert!(matches!(ending, Ok(Ending::Stuck)));
+    assert!(matches!(ending, Ok(Ending::Lost)));
     assert!(!matches!(ending, Err(Fault::Endless(_))));
 }

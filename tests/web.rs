@@ -101,11 +101,11 @@ fn strings_and_fallbacks() {
 fn the_hook_driver_speaks_json() {
     init("{}", "", 1);
     let step = start("session.append", r#"{"message":{"type":"user","role":"user","content":[]}}"#);
-    assert_eq!(step, r#"{"done":{}}"#);
-    assert_eq!(start("no.such.hook", "{}"), r#"{"stuck":true}"#);
-    assert_eq!(resume(999, "[]"), r#"{"stuck":true}"#);
+    assert_eq!(step, r#"{"done":{"end":"passThrough"}}"#);
+    assert_eq!(start("no.such.hook", "{}"), r#"{"lost":"no such hook"}"#);
+    assert_eq!(resume(999, "[]"), r#"{"lost":"no hook of this id in flight"}"#);
     let step = start("turn.complete", r#"{"reason":"answer"}"#);
-    assert!(step.starts_with(r#"{"id":"#) && step.contains(r#""calls":[{"op":"next"}]"#), "{step}");
+    assert!(step.starts_with(r#"{"id":"#) && step.contains(r#""calls":[{"op":"nextResult"}]"#), "{step}");
 }
 
 /// A session.compact as the shim runs it: roles first, the person's texts, then

@@ -3,6 +3,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use compact_plus::compaction::handoff;
 use compact_plus::compat::{self, instructions};
+use compact_plus::recall_tool::Reach;
 use compact_plus::text;
 use compact_plus_fuzz::gen::{self, Source};
 use libfuzzer_sys::fuzz_target;
@@ -11,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 struct Knobs {
     parts: u8,
     own: bool,
-    project: bool,
+    reach: u8,
 }
 
 fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
@@ -32,9 +33,10 @@ fuzz_target!(|data: &[u8]| compact_plus_fuzz::timed("instructions", data, || {
     }
     let joined = handoff::join_instructions(k.own.then_some(raw.as_str()), &h);
     assert!(joined.ends_with(&h));
-    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), k.own, k.project);
+    let reach = [Reach::Off, Reach::Session, Reach::Project][usize::from(k.reach % 3)];
+    let p = handoff::pointer(&other, &stripped, usize::from(k.parts), reach);
     assert!(text::len16(&p) > 0);
     let _ = compat::handoff::pointer_text(&other, &stripped);
-    let _ = handoff::instructions(Some(&raw), k.own);
+    let _ = handoff::instructions(Some(&raw), k.own.then_some(stripped.as_str()));
     raw.len() + other.len()
 }));

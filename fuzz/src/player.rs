@@ -16,8 +16,9 @@ use crate::gen::{self, below, flag, pick, Source};
 pub enum Ending {
     /// `{"done": ...}`: the hook ended and the engine's result comes through.
     Done(Value),
-    /// `{"stuck": true}`: the shim falls back (an unknown hook, or a lost id).
-    Stuck,
+    /// `{"lost": why}`: no hook to go on with (an unknown hook, a lost id); the
+    /// shim lets the engine's result through.
+    Lost,
 }
 
 /// What went wrong with a run.
@@ -217,8 +218,8 @@ fn play_on<S: Source + ?Sized>(core: &mut Core, hook: &str, event: &str, s: &mut
         if let Some(done) = step.get("done") {
             return Ok(Ending::Done(done.clone()));
         }
-        if step.get("stuck") == Some(&Value::Bool(true)) {
-            return Ok(Ending::Stuck);
+        if step.get("lost").is_some_and(Value::is_string) {
+            return Ok(Ending::Lost);
         }
         let (Some(id), Some(calls)) = (step.get("id").and_then(Value::as_u64), step.get("calls").and_then(Value::as_array)) else {
             return Err(Fault::BadWire(out));
@@ -265,7 +266,7 @@ pub fn options<S: Source + ?Sized>(s: &mut S) -> String {
 
 /// Several hooks in flight at once on one core, resumed in an order drawn from
 /// `s` (a turn-end compaction waiting on its delay while the compaction runs).
-/// Every run ends in `done`, or `stuck` for one the core let go of (it keeps at
+/// Every run ends in `done`, or `lost` for one the core let go of (it keeps at
 /// most 64 in flight).
 pub fn interleaved<S: Source + ?Sized>(s: &mut S, hooks: usize) -> Result<Vec<Ending>, Fault> {
     reset_answered();
@@ -299,8 +300,8 @@ pub fn interleaved<S: Source + ?Sized>(s: &mut S, hooks: usize) -> Result<Vec<En
         let step: Value = serde_json::from_str(&out).map_err(|_| Fault::BadWire(out.clone()))?;
         if let Some(done) = step.get("done") {
             endings.push(Ending::Done(done.clone()));
-        } else if step.get("stuck") == Some(&Value::Bool(true)) {
-            endings.push(Ending::Stuck);
+        } else if step.get("lost").is_some_and(Value::is_string) {
+            endings.push(Ending::Lost);
         } else {
             let (Some(id), Some(calls)) = (step.get("id").and_then(Value::as_u64), step.get("calls").and_then(Value::as_array)) else {
                 return Err(Fault::BadWire(out));

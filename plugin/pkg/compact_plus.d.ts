@@ -19,8 +19,9 @@ export function cancel(id: number): void;
 export function init(options_json: string, carried_json: string, first_id: number): void;
 
 /**
- * The instance's linear memory in bytes: it only grows, so the shim rebuilds
- * the instance (its state carried) once a large compaction has made it large.
+ * The instance's linear memory in bytes: it only grows, so the core tells the
+ * shim to rebuild the instance (its state carried) once a large compaction has
+ * made it large (`handBack`); the shim logs the figure after.
  */
 export function memoryBytes(): number;
 
@@ -36,7 +37,7 @@ export function resume(id: number, answers_json: string): string;
 export function resumePacked(id: number, answers_json: string, texts: Uint8Array | number[]): string;
 
 /**
- * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
+ * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{lost}`.
  */
 export function start(hook: string, event_json: string): string;
 

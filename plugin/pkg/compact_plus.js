@@ -57,8 +57,9 @@ export function init(options_json, carried_json, first_id) {
 }
 
 /**
- * The instance's linear memory in bytes: it only grows, so the shim rebuilds
- * the instance (its state carried) once a large compaction has made it large.
+ * The instance's linear memory in bytes: it only grows, so the core tells the
+ * shim to rebuild the instance (its state carried) once a large compaction has
+ * made it large (`handBack`); the shim logs the figure after.
  * @returns {number}
  */
 export function memoryBytes() {
@@ -130,7 +131,7 @@ export function resumePacked(id, answers_json, texts) {
 }
 
 /**
- * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
+ * Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{lost}`.
  * @param {string} hook
  * @param {string} event_json
  * @returns {string}

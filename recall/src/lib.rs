@@ -70,7 +70,7 @@ fn done(text: &str) -> String {
 fn run(id: u32, mut m: Machine<Look, String>, answers: Option<compact_plus::step::Answers>) -> String {
     match m.resume(answers) {
         Step::Done(text) => done(&text),
-        Step::AskedNothing => done("recall: the search stopped short."),
+        Step::Stalled => done("recall: the search stopped short."),
         Step::Ask(calls) => {
             let out = serde_json::to_string(&Reply::Ask { id, calls: on_wire(&calls) });
             SEARCHES.with(|s| {
@@ -125,4 +125,33 @@ pub fn resume(id: u32, answers: String, texts: Vec<u8>) -> String {
 #[wasm_bindgen]
 pub fn cancel(id: u32) {
     SEARCHES.with(|s| s.borrow_mut().machines.remove(&id));
+}
+
+#[cfg(test)]
+mod docs {
+    use crate::walk::plan;
+
+    /// docs/recall.md's table of the bounds says what the code bounds, row by row.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_docs_table_of_bounds_is_the_codes() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/recall.md")).unwrap();
+        let row = |name: &str| doc.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("no row {name}")).to_owned();
+        let mib = |b: u64| format!("{} MiB", b >> 20);
+        let checks: [(&str, String); 9] = [
+            ("sessions a call", format!("the newest {}", plan::MAX_SESSIONS)),
+            ("bytes a call", mib(plan::MAX_CALL_BYTES)),
+            ("one transcript", format!("{}: all of it, or its first {} and its newest {}", mib(plan::MAX_FILE_BYTES), mib(plan::READ_BYTES), mib(plan::READ_BYTES))),
+            ("a saved summary, the prompt history", mib(plan::SMALL_FILE_BYTES)),
+            ("one read", format!("| {} (", mib(plan::CHUNK_BYTES))),
+            ("the walk's look-ups, together", format!("| {} s |", crate::look::WALK_WAIT_MS / 1000)),
+            ("the reads, together", format!("| {} s |", crate::look::READS_WAIT_MS / 1000)),
+            ("one line", mib(crate::lines::MAX_LINE_BYTES as u64)),
+            ("the answer", format!("{},{:03} UTF-16 units", crate::text::MAX_ANSWER / 1000, crate::text::MAX_ANSWER % 1000)),
+        ];
+        for (name, want) in checks {
+            let line = row(name);
+            assert!(line.contains(&want), "docs/recall.md, row {name:?}: no {want:?} in {line}");
+        }
+    }
 }

@@ -30,9 +30,10 @@ mod passages;
 mod real_summaries;
 
 pub use matching::LOOSE;
-pub use passages::{passages, Passage, Place};
+pub use passages::{passages, Passage, PassagePlace};
 
 use crate::compaction::verbatim;
+use crate::engine::rows;
 use crate::message::Messages;
 use crate::text;
 use matching::{fragments, score, Score, Text};
@@ -75,7 +76,7 @@ pub fn said(messages: &Messages) -> Vec<Said> {
         let cap = |s: &str| text::head(s, SAID_CHARS).to_owned();
         if m.is_user() {
             let t = text::trim(m.text());
-            if t.starts_with(verbatim::SUMMARY_START) {
+            if t.starts_with(crate::engine::summary_row::HEAD) {
                 out.push(Said { number, text: cap(t), origin: Origin::Earlier });
             } else if let Some(command) = typed_command(t) {
                 out.push(Said { number, text: command, origin: Origin::Person });
@@ -101,8 +102,10 @@ pub fn said(messages: &Messages) -> Vec<Said> {
 /// `<command-name>/model</command-name>…<command-args>x</command-args>` → `/model x`.
 fn typed_command(t: &str) -> Option<String> {
     let between = |open: &str, close: &str| t.split_once(open).and_then(|(_, r)| r.split_once(close)).map(|(v, _)| text::trim(v));
-    let name = between("<command-name>", "</command-name>")?;
-    let args = between("<command-args>", "</command-args>").unwrap_or("");
+    let (name_open, name_close) = rows::tags(rows::COMMAND_NAME);
+    let (args_open, args_close) = rows::tags(rows::COMMAND_ARGS);
+    let name = between(&name_open, &name_close)?;
+    let args = between(&args_open, &args_close).unwrap_or("");
     Some(if args.is_empty() { name.to_owned() } else { format!("{name} {args}") })
 }
 
@@ -141,12 +144,12 @@ pub fn check(summary: &str, said: &[Said]) -> Checked {
     let anchor = first.filter(|_| !earlier).and_then(|f| {
         scored
             .iter()
-            .position(|(p, s)| p.place == Place::List && s.get(f).is_some_and(|x| x.exact || x.words >= ANCHOR))
+            .position(|(p, s)| p.place == PassagePlace::List && s.get(f).is_some_and(|x| x.exact || x.words >= ANCHOR))
     });
     let mut out = Checked::default();
     let mut seen: Vec<String> = Vec::new();
     for (i, (p, scores)) in scored.into_iter().enumerate() {
-        if p.place == Place::List && anchor.is_some_and(|a| i < a) {
+        if p.place == PassagePlace::List && anchor.is_some_and(|a| i < a) {
             out.before += 1;
             continue;
         }

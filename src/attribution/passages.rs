@@ -11,7 +11,7 @@ const PROSE_MIN_WORDS: usize = 3;
 
 /// Where a passage was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub enum PassagePlace {
     /// An item of the summary's list of the person's messages, in the list's order.
     List,
     /// A quote after an attribution in the summary's prose.
@@ -21,7 +21,7 @@ pub enum Place {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Passage {
     pub text: String,
-    pub place: Place,
+    pub place: PassagePlace,
 }
 
 /// Words that, after "user" (within a few words), say the summary is about to quote the person.
@@ -53,7 +53,7 @@ pub fn passages(summary: &str) -> Vec<Passage> {
             for (a, b) in quotes(line.get(..end).unwrap_or(""), *at) {
                 let q = line.get(a..b).unwrap_or("");
                 if list_indent.is_some() {
-                    out.push(Passage { text: q.to_owned(), place: Place::List });
+                    out.push(Passage { text: q.to_owned(), place: PassagePlace::List });
                     continue;
                 }
                 if from > *at && other_speaker(line.get(from..a).unwrap_or("")) {
@@ -61,7 +61,7 @@ pub fn passages(summary: &str) -> Vec<Passage> {
                 }
                 from = b;
                 if q.split_whitespace().count() >= PROSE_MIN_WORDS {
-                    out.push(Passage { text: q.to_owned(), place: Place::Prose });
+                    out.push(Passage { text: q.to_owned(), place: PassagePlace::Prose });
                 }
             }
         }
@@ -163,7 +163,7 @@ fn cues(line: &str) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn texts(s: &str) -> Vec<(Place, String)> {
+    fn texts(s: &str) -> Vec<(PassagePlace, String)> {
         passages(s).into_iter().map(|p| (p.place, p.text)).collect()
     }
 
@@ -173,13 +173,13 @@ mod tests {
         assert_eq!(
             texts(s),
             vec![
-                (Place::Prose, "Use ComputeTranscriptPath in Log Restoration".into()),
-                (Place::Prose, "Write the plan to a file, don't commit.".into()),
-                (Place::List, "okay, let's continue".into()),
-                (Place::List, "/model".into()),
-                (Place::List, "uh oh - it happened".into()),
-                (Place::List, "I did a git read-tree HEAD".into()),
-                (Place::List, "ah okay, so we fixed the 'don't attach' case".into()),
+                (PassagePlace::Prose, "Use ComputeTranscriptPath in Log Restoration".into()),
+                (PassagePlace::Prose, "Write the plan to a file, don't commit.".into()),
+                (PassagePlace::List, "okay, let's continue".into()),
+                (PassagePlace::List, "/model".into()),
+                (PassagePlace::List, "uh oh - it happened".into()),
+                (PassagePlace::List, "I did a git read-tree HEAD".into()),
+                (PassagePlace::List, "ah okay, so we fixed the 'don't attach' case".into()),
             ]
         );
     }
@@ -197,8 +197,8 @@ mod tests {
     #[test]
     fn no_cue_no_passage_and_quotes_of_others_stop() {
         assert_eq!(texts("Continue without asking the user any further questions. \"a b c\""), vec![]);
-        assert_eq!(texts("The user's last substantive message was \"that was a while back\""), vec![(Place::Prose, "that was a while back".into())]);
-        assert_eq!(texts("User said \"keep it small please\"; I replied \"will do right away\""), vec![(Place::Prose, "keep it small please".into())]);
+        assert_eq!(texts("The user's last substantive message was \"that was a while back\""), vec![(PassagePlace::Prose, "that was a while back".into())]);
+        assert_eq!(texts("User said \"keep it small please\"; I replied \"will do right away\""), vec![(PassagePlace::Prose, "keep it small please".into())]);
         assert_eq!(texts("User asked to rename \"Linked\" to \"Linked docs\""), vec![]);
     }
 

@@ -101,8 +101,7 @@ fn collect_message(found: &mut Mentions, message: &Message, keeps: Keeps) {
 /// the conversation, and the pieces are never glued into a word the text does not hold. An
 /// unclosed reminder stays, as `text::remove_spans` keeps it.
 fn scan_outside_reminders(found: &mut Mentions, s: &str, scan: Scan) {
-    const OPEN: &str = "<system-reminder>";
-    const CLOSE: &str = "</system-reminder>";
+    use crate::engine::rows::{REMINDER_CLOSE as CLOSE, REMINDER_OPEN as OPEN};
     let mut rest = s;
     while let Some(start) = find_tag(rest, OPEN) {
         let after = start + OPEN.len();

@@ -52,12 +52,13 @@ thread_local! {
 #[wasm_bindgen]
 pub fn init(options_json: &str, carried_json: &str, first_id: u32) {
     let options = crate::hooks::Options::from_json(options_json);
-    let core = crate::hooks::Core::rebuilt(options, carried_json, first_id);
+    let core = crate::hooks::Core::rebuilt(options, carried_json, first_id).measuring(memory_bytes);
     CORE.with(|c| *c.borrow_mut() = core);
 }
 
-/// The instance's linear memory in bytes: it only grows, so the shim rebuilds
-/// the instance (its state carried) once a large compaction has made it large.
+/// The instance's linear memory in bytes: it only grows, so the core tells the
+/// shim to rebuild the instance (its state carried) once a large compaction has
+/// made it large (`handBack`); the shim logs the figure after.
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]
@@ -70,7 +71,7 @@ pub fn memory_bytes() -> f64 {
     }
 }
 
-/// Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{stuck}`.
+/// Starts `hook` on its event (JSON); answers `{id, calls}`, `{done}` or `{lost}`.
 #[wasm_bindgen]
 pub fn start(hook: &str, event_json: &str) -> String {
     // Test-only builds (`--features trap`, never shipped): a marker in an event

@@ -117,12 +117,12 @@ pub fn select_verbatim(messages: JsValue, budget_tokens: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = renderVerbatim)]
 pub fn render_verbatim(entries: JsValue) -> String {
     #[derive(serde::Deserialize)]
-    struct Text {
+    struct RawText {
         #[serde(default, deserialize_with = "message::lenient_string")]
         text: Option<String>,
     }
     let json = json_of(&entries).unwrap_or_default();
-    let entries: Vec<verbatim::Entry> = serde_json::from_str::<message::ListOrNot<Text>>(&json)
+    let entries: Vec<verbatim::Entry> = serde_json::from_str::<message::ListOrNot<RawText>>(&json)
         .map(|l| l.0)
         .unwrap_or_default()
         .into_iter()

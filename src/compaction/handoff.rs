@@ -1,22 +1,22 @@
 //! What compact-plus tells the summarizer, and what it leaves for the next model.
 
-use crate::recall_tool::TOOL_NAME;
+use crate::recall_tool::{Reach, TOOL_NAME};
 use crate::text;
 
 /// compact-plus's pointer: names the history file (its first part when it is
-/// split), and the recall tool first when it is on, `rg` second.
-pub fn pointer(file: &str, dir: &str, parts: usize, recall: bool, project: bool) -> String {
+/// split), and the recall tool first where it reaches, `rg` second.
+pub fn pointer(file: &str, dir: &str, parts: usize, reach: Reach) -> String {
     let split = if parts > 1 {
         format!(" It is long, so it is in {parts} parts: this is part 1, and the rest are named like it with .part2.md to .part{parts}.md.")
     } else {
         String::new()
     };
-    let how = if recall {
+    let how = if reach != Reach::Off {
         format!("call the recall tool ({TOOL_NAME}) with the words to find, or run: rg -n \"<term>\" \"{dir}\"")
     } else {
         format!("rg -n \"<term>\" \"{dir}\"")
     };
-    let earlier = if recall && project {
+    let earlier = if reach == Reach::Project {
         "\nEarlier sessions of this project (Claude Code, Codex, OpenCode) are searchable too: the recall tool with scope \"project\" (no query lists them, newest first)."
     } else {
         ""
@@ -47,10 +47,11 @@ const HANDOFF: [&str; 9] = [
 /// compact-plus's handoff instructions: the reference's
 /// (`compat::handoff::handoff_instructions`), with evidence labels, a priority
 /// for short space, and what came of each request kept word for word.
-/// `saved`: the conversation was saved where the next model can search it.
-pub fn instructions(first_verbatim: Option<&str>, saved: bool) -> String {
+/// `history_dir`: the folder the conversation is saved in, where the next
+/// model can search it (`None`: it is not saved).
+pub fn instructions(first_verbatim: Option<&str>, history_dir: Option<&str>) -> String {
     let mut lines: Vec<String> = HANDOFF.iter().map(|s| (*s).to_owned()).collect();
-    if saved {
+    if history_dir.is_some() {
         lines.push("- Don't copy long outputs: the full conversation is saved and exact details can be recalled.".into());
     }
     if let Some(first) = first_verbatim.filter(|f| !f.is_empty()) {
@@ -83,27 +84,27 @@ mod tests {
 
     #[test]
     fn instructions_carry_the_rules_and_stay_short() {
-        let longest = instructions(Some(&"w".repeat(500)), true);
+        let longest = instructions(Some(&"w".repeat(500)), Some("/d"));
         assert!(text::len16(&longest) <= 1600, "{}", text::len16(&longest));
         for needle in ["Verified", "Decided", "Assumed", "Open Questions", "never overrides the current files", "still being worked on", "drop progress narration"] {
             assert!(longest.contains(needle), "{needle}");
         }
-        assert!(!instructions(None, false).contains("still being worked on"));
-        assert!(!instructions(None, false).contains("recalled"));
+        assert!(!instructions(None, None).contains("still being worked on"));
+        assert!(!instructions(None, None).contains("recalled"));
     }
 
     #[test]
     fn pointer_names_the_tool_first_and_the_parts() {
-        let p = pointer("/d/a.md", "/d", 1, true, true);
+        let p = pointer("/d/a.md", "/d", 1, Reach::Project);
         assert!(p.starts_with("compact-plus saved the conversation from before this compaction as searchable text: \"/d/a.md\".\n"));
         let tool = p.find("(compact_plus_recall)").unwrap();
         assert!(tool < p.find("rg -n").unwrap());
-        assert!(!pointer("/d/a.md", "/d", 1, false, true).contains("recall"));
+        assert!(!pointer("/d/a.md", "/d", 1, Reach::Off).contains("recall"));
         // One part is the reference's pointer exactly, when the tool is off.
-        assert_eq!(pointer("/d/a.md", "/d", 1, false, true), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
-        assert!(pointer("/d/a.md", "/d", 3, false, true).contains("in 3 parts: this is part 1"));
+        assert_eq!(pointer("/d/a.md", "/d", 1, Reach::Off), crate::compat::handoff::pointer_text("/d/a.md", "/d"));
+        assert!(pointer("/d/a.md", "/d", 3, Reach::Off).contains("in 3 parts: this is part 1"));
         assert!(p.contains("Earlier sessions of this project") && p.contains("scope \"project\""));
         // recallScope "session": this session's history alone.
-        assert!(!pointer("/d/a.md", "/d", 1, true, false).contains("Earlier sessions"));
+        assert!(!pointer("/d/a.md", "/d", 1, Reach::Session).contains("Earlier sessions"));
     }
 }

@@ -13,14 +13,12 @@
 
 use std::borrow::Cow;
 
+use crate::engine::rows;
 use crate::message::Messages;
 use crate::text::{self, strip_ansi};
 
 /// How much of a local command's output the history keeps on its one line.
 const OUTPUT_UNITS: usize = 200;
-
-/// The modifiers the engine's key hints start with (`ctrl+o to see full summary`).
-const KEY_MODIFIERS: [&str; 6] = ["ctrl+", "shift+", "alt+", "option+", "cmd+", "meta+"];
 
 /// `s` without the screen's key hints: each parenthesis whose text starts with a
 /// modifier and a key (`(ctrl+o to see full summary)`), and the space before it.
@@ -30,7 +28,7 @@ fn without_key_hints(s: &str) -> String {
     while let Some(open) = rest.find('(') {
         let (before, from) = rest.split_at(open);
         let inner = from.get(1..).unwrap_or("");
-        let is_hint = KEY_MODIFIERS.iter().any(|m| inner.get(..m.len()).is_some_and(|h| h.eq_ignore_ascii_case(m)));
+        let is_hint = rows::KEY_MODIFIERS.iter().any(|m| inner.get(..m.len()).is_some_and(|h| h.eq_ignore_ascii_case(m)));
         match inner.find(')') {
             Some(close) if is_hint => {
                 out.push_str(text::trim_end(before));
@@ -62,22 +60,22 @@ fn inside<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
 /// empty output), else its one line.
 pub fn local_command_line(text_in: &str) -> Option<Option<String>> {
     let t = text::trim(text_in);
-    if t.starts_with("<local-command-caveat>") {
+    if t.starts_with(rows::COMMAND_CAVEAT) {
         return Some(None);
     }
-    if t.starts_with("<command-name>") {
-        let name = inside(t, "command-name").map(text::trim).unwrap_or("");
-        let args = inside(t, "command-args").map(text::trim).unwrap_or("");
+    if t.starts_with(&rows::tags(rows::COMMAND_NAME).0) {
+        let name = inside(t, rows::COMMAND_NAME).map(text::trim).unwrap_or("");
+        let args = inside(t, rows::COMMAND_ARGS).map(text::trim).unwrap_or("");
         let line = if args.is_empty() { name.to_owned() } else { format!("{name} {args}") };
         let line = text::collapse_space(&strip_ansi(&line));
         return Some(Some(format!("(local command: {})", text::head(&line, OUTPUT_UNITS))));
     }
-    for (tag, what) in [("local-command-stdout", "output"), ("local-command-stderr", "error output")] {
+    for (tag, what) in [(rows::COMMAND_STDOUT, "output"), (rows::COMMAND_STDERR, "error output")] {
         if t.starts_with(&format!("<{tag}>")) {
             let out = inside(t, tag).unwrap_or_else(|| t.get(tag.len() + 2..).unwrap_or(""));
             let out = text::collapse_space(&without_key_hints(&strip_ansi(out)));
             let out = text::trim(&out);
-            if out.is_empty() || out == "(no content)" {
+            if out.is_empty() || out == rows::NO_CONTENT {
                 return Some(None);
             }
             let cut = text::head(out, OUTPUT_UNITS);

@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::engine::rows;
 use crate::message::{Message, Messages};
 use crate::text;
 
@@ -23,7 +24,6 @@ pub const VERBATIM_OPEN: &str = "<user-messages-verbatim>";
 pub const VERBATIM_CLOSE: &str = "</user-messages-verbatim>";
 /// The separator of the reference's block, which earlier blocks may still use.
 pub const VERBATIM_SEP: &str = "\n--- user message ---\n";
-pub const SUMMARY_START: &str = "This session is being continued from a previous conversation";
 /// How much of one message the block keeps (UTF-16 units; the middle of a
 /// longer one is cut, the history file holds it whole).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,70 +38,15 @@ pub(crate) struct Caps {
 }
 
 /// The reference's: every message up to 8,000 units.
+#[cfg(feature = "compat")]
 pub(crate) const REFERENCE_CAPS: Caps = Caps { newest: 8000.0, earlier: 8000.0 };
 /// compact-plus's: the newest up to 8,000, each earlier one up to 2,000.
 pub(crate) const CAPS: Caps = Caps { newest: 8000.0, earlier: 2000.0 };
 pub const CUT_NOTE: &str = "the full text is in the history file";
 
-/// User-role rows the engine or the app writes, not the person, as the
-/// reference knows them (`crate::compat` keeps to these alone).
-pub(crate) const REFERENCE_PREFIXES: [&str; 10] = [
-    "<system-reminder>",
-    "<task-notification>",
-    "<command-",
-    "<local-command",
-    "<side-sessions-event>",
-    "<ci-monitor-event>",
-    "<user-prompt-submit-hook>",
-    "[Request interrupted",
-    "Caveat:",
-    SUMMARY_START,
-];
-
-/// User-role rows the reference takes for the person's, and that are not: what
-/// another agent, another session or a tool relays, and the engine's own rows.
-/// A team lead's `<teammate-message>` kept as the person's current request would
-/// send the model off on the lead's errand as if the person had asked.
-///
-/// From the engine itself (Claude Code 2.1.328, its bundle): the envelopes it
-/// lists as not the user's input (its `harness-envelope-tag` list: agent, team
-/// and peer messages, notifications, relayed web and artifact content), the
-/// channel relay (`<channel source="…">`: Slack or Telegram, anyone there), the
-/// lines it puts before a peer's message delivered into a running turn, the
-/// frame of a task notification, the terminal's `!` shell rows (a command and
-/// its output, not a request to the model), a skill's body and a fork's
-/// boilerplate.
-const MACHINE_PREFIXES: &[&str] = &[
-    "<task-notification",
-    "<teammate-message",
-    "<agent-message",
-    "<cross-session-message",
-    "<coordinator-relay",
-    "<remote-review",
-    "<slack-ping",
-    "<slack-tag-message",
-    "<channel source=",
-    "<tick>",
-    "<fetched-web-content",
-    "<untrusted-widget-state",
-    "<artifact-type-instructions",
-    "<cowritten-artifact-html",
-    "<artifact-file-content",
-    "<artifact-origin-notes",
-    "<artifact-stored-declaration",
-    "<mcp-resource-update",
-    "<mcp-polling-update",
-    "<bash-input>",
-    "<bash-stdout>",
-    "<bash-stderr>",
-    "<fork-boilerplate>",
-    "Another Claude session sent a message",
-    "A peer session sent a message",
-    "[SYSTEM NOTIFICATION - NOT USER INPUT]",
-    "Base directory for this skill:",
-    // compact-plus's own rescue row (`compaction::rescue::row::header`): a summary, not the person.
-    super::rescue::row::HEADER_START,
-];
+/// compact-plus's own rows that a user row may hold and that are not the
+/// person's: its rescue's summary row (`compaction::rescue::row::header`).
+const OWN_ROWS: &[&str] = &[super::rescue::row::HEADER_START];
 
 /// One kept message. `handle` is the engine's, when the message has one, so a
 /// message the engine keeps verbatim anyway can be left out later.
@@ -122,13 +67,13 @@ impl PartialEq for Entry {
 /// The person's own words in a user row, or `""` when the row is machine text
 /// (the engine's, an agent's, a relay's).
 pub fn person_text(text: &str) -> String {
-    words_of(text, &[&REFERENCE_PREFIXES, MACHINE_PREFIXES])
+    words_of(text, &[&rows::ENGINE_ROWS, rows::NOT_THE_PERSON, OWN_ROWS])
 }
 
 /// The person's words in a user row, where a row starting with any of
 /// `machine` is none of theirs.
 pub(crate) fn words_of(text: &str, machine: &[&[&str]]) -> String {
-    let cleaned = text::remove_spans(text, "<system-reminder>", "</system-reminder>");
+    let cleaned = text::remove_spans(text, rows::REMINDER_OPEN, rows::REMINDER_CLOSE);
     let cleaned = text::trim(&cleaned);
     if cleaned.is_empty() || machine.iter().flat_map(|m| m.iter()).any(|p| cleaned.starts_with(p)) {
         return String::new();
@@ -331,6 +276,7 @@ pub fn row_mark(trigger: Option<&str>, kept: &[&Message]) -> Mark {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::summary_row::HEAD as SUMMARY_HEAD;
     use crate::message::parse_messages;
 
     fn msgs(json: &str) -> Messages {
@@ -363,7 +309,7 @@ mod tests {
         assert_eq!(person_text("<system-reminder>x</system-reminder>\n do it"), "do it");
         assert_eq!(person_text("<command-name>/compact</command-name>"), "");
         assert_eq!(person_text("Caveat: the messages below"), "");
-        assert_eq!(person_text(&format!("{SUMMARY_START} that ran out")), "");
+        assert_eq!(person_text(&format!("{SUMMARY_HEAD} that ran out")), "");
         assert_eq!(person_text(""), "");
         // An unterminated reminder is the person's text as far as the reference knows.
         assert_eq!(person_text("<system-reminder> open"), "");
@@ -425,7 +371,7 @@ mod tests {
             let texts: Vec<&str> = chosen.iter().map(|e| e.text.as_str()).collect();
             let want: Vec<String> = (0..=round).map(|r| format!("request {r}")).collect();
             assert_eq!(texts, want, "round {round}");
-            history = format!("{SUMMARY_START} {round}\n{}", render(&chosen, Mark::NewestCurrent));
+            history = format!("{SUMMARY_HEAD} {round}\n{}", render(&chosen, Mark::NewestCurrent));
             assert_eq!(history.matches("(current request when compacted)").count(), 2, "{history}"); // intro + one mark
             assert!(history.contains(&format!("(current request when compacted) ---\nrequest {round}\n</user-")));
             assert_eq!(history.matches("--- user message (earlier) ---").count(), round);
@@ -441,7 +387,7 @@ mod tests {
         assert_eq!(chosen.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(), ["first", "second", "third"]);
         // Where the session knows them, a block in the messages is not read again (no second copy).
         let block = render(&chosen, Mark::NoneCurrent);
-        let m = msgs(&serde_json::json!([{"role": "user", "text": format!("{SUMMARY_START}.\n{block}")}, {"role": "user", "text": "fourth"}]).to_string());
+        let m = msgs(&serde_json::json!([{"role": "user", "text": format!("{SUMMARY_HEAD}.\n{block}")}, {"role": "user", "text": "fourth"}]).to_string());
         let texts: Vec<String> = select(Some(vec!["first".into(), "second".into(), "third".into()]), &m, 8000.0).into_iter().map(|e| e.text).collect();
         assert_eq!(texts, ["first", "second", "third", "fourth"]);
         // The oldest go first when the budget is short: 100 tokens = 400 characters, room for two.

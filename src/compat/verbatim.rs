@@ -3,7 +3,8 @@
 //! blocks (an earlier summary's) and writes its own, marked
 //! ([`crate::compaction::verbatim`]); the choice within the budget is shared.
 
-use crate::compaction::verbatim::{newest_block, select_from, words_of, REFERENCE_CAPS, REFERENCE_PREFIXES, VERBATIM_SEP};
+use crate::compaction::verbatim::{newest_block, select_from, words_of, REFERENCE_CAPS, VERBATIM_SEP};
+use crate::engine::rows::ENGINE_ROWS;
 use crate::message::Messages;
 use crate::text;
 
@@ -13,7 +14,7 @@ pub use crate::compaction::verbatim::{Entry, CHARS_PER_TOKEN, CUT_NOTE, VERBATIM
 /// The person's own words in a user row, or `""` for the machine rows the
 /// reference knows (the product knows more: `compaction::verbatim::person_text`).
 pub fn person_text(text: &str) -> String {
-    words_of(text, &[&REFERENCE_PREFIXES])
+    words_of(text, &[&ENGINE_ROWS])
 }
 
 const INTRO: &str = "The user's own messages, word for word, oldest first. compact-plus keeps them across compactions; where the summary above paraphrases one, the wording here is what the user said.";

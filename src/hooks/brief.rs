@@ -12,12 +12,12 @@
 //! history root.
 
 use super::protocol::{self, Call, ContextBlock, Host};
-use super::shared::history_dir;
+use super::history_folder::history_dir;
 use crate::message::JsVal;
 use super::state::Session;
-use crate::prune::{Entry, DAY_MS};
-use crate::recall_tool::is_summary_file;
-use crate::compaction::verbatim;
+use crate::prune::{FolderEntry, DAY_MS};
+use crate::recall_tool::{is_summary_file, Reach};
+use crate::engine::summary_row;
 use crate::steer::brief;
 
 /// The newest rows read to tell a new session from a resumed one: a person may
@@ -40,7 +40,7 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
     session.carried_mut().brief_done = true;
     let earlier = |r: &serde_json::Value| {
         let text = r.get("text").and_then(serde_json::Value::as_str).unwrap_or("");
-        r.get("role").and_then(serde_json::Value::as_str) != Some("user") || text.starts_with(verbatim::SUMMARY_START)
+        r.get("role").and_then(serde_json::Value::as_str) != Some("user") || text.starts_with(summary_row::HEAD)
     };
     if rows.iter().any(earlier) {
         return None;
@@ -53,7 +53,7 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
     let claude = root.strip_suffix("/compact-history")?;
     let cutoff = now - session.options.keep_days * DAY_MS;
     let transcripts = format!("{claude}/projects/{}", brief::project_folder(&cwd));
-    let listed: Vec<Entry> = protocol::value(&host.call(Call::List { path: transcripts }).await).ok()?;
+    let listed: Vec<FolderEntry> = protocol::value(&host.call(Call::List { path: transcripts }).await).ok()?;
     // The newest first, at most `MAX_SESSIONS` of them.
     let mut ids: Vec<(f64, &str)> = Vec::new();
     for e in listed.iter().filter(|e| e.kind == "file" && e.mtime_ms >= cutoff) {
@@ -71,7 +71,7 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
     let listings = host.ask(ids.iter().map(|(_, id)| Call::List { path: format!("{root}/{id}") }).collect()).await;
     let mut newest: Option<(f64, &str, String)> = None;
     for ((_, id), listing) in ids.iter().zip(&listings) {
-        for e in protocol::value::<Vec<Entry>>(listing).unwrap_or_default() {
+        for e in protocol::value::<Vec<FolderEntry>>(listing).unwrap_or_default() {
             let fresher = newest.as_ref().is_none_or(|(t, _, _)| e.mtime_ms > *t);
             if e.kind == "file" && is_summary_file(&e.name) && e.mtime_ms >= cutoff && fresher {
                 newest = Some((e.mtime_ms, id, e.name));
@@ -85,8 +85,8 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
         return None;
     }
     let when = brief::when(&name);
-    let recall = session.options.recall_tool && session.options.recall_project;
-    let text = brief::render(&brief::Source { session: id, when: &when, path: &path, recall }, &session.clean(&summary))?;
+    let recall = session.options.recall == Reach::Project;
+    let text = brief::render(&brief::Earlier { session: id, when: &when, path: &path, recall }, &session.clean(&summary))?;
     let line = brief::notice(id, &when, &text);
     Some((ContextBlock { name: brief::BLOCK, text }, line))
 }

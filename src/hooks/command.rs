@@ -4,39 +4,56 @@
 //! `num_turns` 0, no request). `session.append` at door `command` rewrites
 //! their rows (`session_append`).
 
+use serde::Deserialize;
 use std::rc::Rc;
 
+use super::history_folder::history_dir;
+use super::host::error_text;
 use super::protocol::{self, Call, Done, Host};
-use super::shared::{error_text, history_dir, json_str, keep_pending, log};
+use super::session_log::{json_str, log};
 use super::state::Session;
+use super::waiting::keep_pending;
 use super::{pins, recall};
-use crate::steer::{self, command::Command, pins::Change};
+use crate::message::JsVal;
+use crate::recall_tool::Reach;
+use crate::steer::{self, command::Command, pins::Edit};
 use crate::text;
 
-/// The command `name` with `args` as typed (`command.run`'s input).
-pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, args: String) -> Done {
-    let args = text::trim(&args);
-    let command = match Command::named(&name) {
+/// `command.run`'s event: the command's name and its arguments as typed.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct CommandEvent {
+    command: JsVal,
+    args: JsVal,
+}
+
+fn shown(text: String) -> Done {
+    Done::Reply { text }
+}
+
+pub(super) async fn command_run(host: Host, session: Rc<Session>, e: CommandEvent) -> Done {
+    let args = text::trim(e.args.as_str().unwrap_or(""));
+    let command = match e.command.as_str().and_then(Command::named) {
         Some(Command::Recall) => return find(&host, &session, args).await,
         Some(c) => c,
-        None => return Done::pass_through(),
+        None => return Done::PassThrough,
     };
-    let Ok(Some(dir)) = history_dir(&host).await else { return Done::reply(steer::pins::NO_HOME.into()) };
+    let Ok(Some(dir)) = history_dir(&host).await else { return shown(steer::pins::NO_HOME.into()) };
     let mut list = pins::load(&host, &dir).await;
-    let (reply, change) = match command {
+    let (answer, change) = match command {
         Command::Pin => steer::pins::pin(&mut list, args, &|t| session.clean(t)),
         _ => steer::pins::unpin(&mut list, args),
     };
-    if change == Change::None {
-        return Done::reply(reply);
+    if change == Edit::None {
+        return shown(answer);
     }
     if let Err(err) = pins::save(&host, &dir, &list).await {
-        return Done::reply(format!("not done: the pins could not be written ({}).", error_text(&err)));
+        return shown(format!("not done: the pins could not be written ({}).", error_text(&err)));
     }
     match &change {
         // A pin in the blocks still waiting for the model goes too, so the next
         // context has exactly the pins left.
-        Change::Removed(gone) => {
+        Edit::Removed(gone) => {
             let waiting = session.carried_mut().pending.as_mut().map(|p| {
                 p.pins.retain(|pin| !gone.contains(pin));
                 p.clone()
@@ -49,29 +66,29 @@ pub(super) async fn command_run(host: Host, session: Rc<Session>, name: String, 
         // while the session goes on (pruning reads `log.jsonl`'s time).
         _ => log(&host, &session, &dir, &[("event", json_str("pin")), ("pins", list.len().to_string())]).await,
     }
-    Done::reply(reply)
+    shown(answer)
 }
 
 /// `/recall <words>`: the recall tool's searches, this session's then the
 /// project's, through the tool's own request path; the answer is the person's.
 async fn find(host: &Host, session: &Rc<Session>, query: &str) -> Done {
     if query.is_empty() {
-        return Done::reply("/recall <words> searches this session's saved history and this project's earlier sessions, for you alone.".into());
+        return shown("/recall <words> searches this session's saved history and this project's earlier sessions, for you alone.".into());
     }
-    if !session.options.recall_tool {
-        return Done::reply("recall is turned off (option recallTool): nothing was searched.".into());
+    if session.options.recall == Reach::Off {
+        return shown("recall is turned off (option recallTool): nothing was searched.".into());
     }
     let mut answers = Vec::new();
-    for input in steer::recall::inputs(query, session.options.recall_project) {
+    for input in steer::recall::inputs(query, session.options.recall == Reach::Project) {
         let done = recall::recall_files(host.clone(), session.clone(), input).await;
-        let text = match (done.answer, done.search) {
-            (Some(a), _) => a,
-            (None, Some(search)) => protocol::value::<String>(&host.call(Call::Search { search }).await)
+        let text = match done {
+            Done::Answer { text } => text,
+            Done::Search { request } => protocol::value::<String>(&host.call(Call::Search { request }).await)
                 .unwrap_or_else(|err| format!("recall: the search failed: {}", error_text(&err))),
-            (None, None) => "recall: nothing to search.".into(),
+            _ => "recall: nothing to search.".into(),
         };
         answers.push(text);
     }
     let session_answer = answers.first().map_or("", String::as_str);
-    Done::reply(steer::recall::answer(query, session_answer, answers.get(1).map(String::as_str)))
+    shown(steer::recall::answer(query, session_answer, answers.get(1).map(String::as_str)))
 }

@@ -21,54 +21,71 @@
 //! how a hook ends), `state` (options and session state), one file per
 //! hook (`session_compact`, `session_append`, `prompt_context`, `turn_end` for
 //! `turn.complete` and the turn-end compaction it starts, `recall` for the
-//! recall tool's `tool.call`, `rescue` for compact-plus's own compaction where
-//! the engine's failed), `gathered` (what a compaction gathers for the blocks
-//! after its summary, the engine's or the rescue's) and `shared` (the calls
-//! they share); `command` (the person's `/pin`, `/unpin`, `/recall`), `pins`
-//! (the pins on disk) and `brief` (a new session's brief from an earlier one),
-//! whose texts are `crate::steer`'s.
+//! recall tool's `tool.call`, `session_end`), `rescue` (compact-plus's own
+//! compaction where the engine's failed), `saved` (what a compaction saves
+//! beside its summary, the engine's or the rescue's), and what several hooks
+//! use: `host` (the clock, a variable, the session id, the debug log),
+//! `history_folder` (where the session's history goes), `session_log` (its
+//! `log.jsonl`) and `waiting` (what waits there for a resumed process). What
+//! the person sees and steers, whose texts are `crate::steer`'s: `command`
+//! (`command.run` for `/pin`, `/unpin`, `/recall`), `pins` (the pins on
+//! disk) and `brief` (a new session's brief from an earlier one).
 
 mod brief;
 mod command;
-mod gathered;
+mod history_folder;
+mod host;
 mod pins;
 mod prompt_context;
 pub mod protocol;
 mod recall;
 mod rescue;
+mod saved;
 mod session_append;
 mod session_compact;
 mod session_end;
-mod shared;
+mod session_log;
 mod state;
 mod turn_end;
+mod waiting;
 
 pub use protocol::{Call, Done, Host};
 pub use state::{Carried, Channel, Options, Pending, Queued, Session, State};
 
-/// The hooks whose first call is always `next` with the event as it came,
-/// whatever the state: the shim may start that `next` before the core is ready
-/// (the compile at start-up, measured 120–240 ms in the real host), so the
-/// engine's own work runs meanwhile, and hands its answer to the core's first
-/// call (`tests/hooks.rs` holds each of them to it). The build writes the list
-/// into pkg/ (`NEXT_FIRST`).
+/// The hooks whose `next` the shim starts with the event as it came before it
+/// starts the core on them, whatever the state: the engine's own work runs
+/// while the module compiles (at start-up, measured 120–240 ms in the real
+/// host). Their first call is always [`Call::NextResult`] (`tests/hooks.rs`
+/// holds each of them to it). The build writes the list into pkg/
+/// (`NEXT_FIRST`).
 pub const NEXT_FIRST: [&str; 2] = ["prompt.context", "turn.complete"];
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::message;
-use crate::text;
 use crate::step::{on_wire, read_answers, Answers, OnWire};
-use protocol::{Machine, Step};
+use protocol::{Job, Machine, Step};
 use session_compact::CompactEvent;
 
 /// Texts longer than this go through the outbox instead of the step's JSON.
 const OUTBOX_MIN: usize = 4096;
 /// At most this many hooks in flight; an older one was abandoned by its shim.
 const MAX_MACHINES: usize = 64;
+
+/// Past this much linear memory, the shim rebuilds the instance (its state
+/// carried) once no hook is in flight: wasm memory only grows, and one large
+/// compaction would otherwise keep its peak for the rest of the process.
+const HAND_BACK_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+
+/// Why a step has no hook to go on with (`Wire::Lost`).
+const NO_SUCH_HOOK: &str = "no such hook";
+/// The id's hook was lost: to a rebuilt instance, or given up by its shim.
+const NOT_IN_FLIGHT: &str = "no hook of this id in flight";
+/// The hook waits with nothing asked, so no answer can resume it (a bug).
+const STALLED: &str = "stalled";
 
 /// The hooks of one loaded module: options, session state, hooks in flight.
 pub struct Core {
@@ -80,6 +97,8 @@ pub struct Core {
     /// The carried state as the shim last got it (`carry`), to send it again
     /// only when it changed.
     sent: Option<Carried>,
+    /// The instance's linear memory in bytes (`Core::measuring`; none natively).
+    memory: fn() -> f64,
 }
 
 /// One step's answer to the shim, as JSON. `carry` is the session state to keep
@@ -97,17 +116,15 @@ enum Wire<'a> {
         done: &'a Done,
         #[serde(skip_serializing_if = "Option::is_none")]
         carry: Option<&'a Carried>,
+        /// The memory to hand back (bytes): the shim rebuilds the instance now.
+        #[serde(rename = "handBack", skip_serializing_if = "Option::is_none")]
+        hand_back: Option<f64>,
     },
-    /// Nothing to run (an unknown hook or id) or a hook that asked nothing: the
-    /// shim lets the engine's result through.
-    Stuck {
-        stuck: bool,
+    /// No hook to go on with, and why: the shim lets the engine's result
+    /// through and says so in the debug log.
+    Lost {
+        lost: &'static str,
     },
-}
-
-fn parse_event<T: for<'de> Deserialize<'de> + Default>(json: &str) -> T {
-    let json = text::well_formed_json(json);
-    serde_json::from_str::<message::Lenient<T>>(&json).ok().and_then(|l| l.0).unwrap_or_default()
 }
 
 impl Core {
@@ -135,7 +152,14 @@ impl Core {
             machines: BTreeMap::new(),
             next_id: first_id.max(1),
             sent,
+            memory: || 0.0,
         }
+    }
+
+    /// This core, reading its instance's memory with `memory` (the wasm
+    /// build's), to say when to hand it back.
+    pub fn measuring(self, memory: fn() -> f64) -> Core {
+        Core { memory, ..self }
     }
 
     pub fn session(&self) -> &Session {
@@ -146,29 +170,26 @@ impl Core {
         let s = self.session.clone();
         Some(match hook {
             "session.compact" => {
-                let e: CompactEvent = parse_event(event);
+                let e: CompactEvent = message::parse_event(event);
                 Machine::new(move |h| session_compact::session_compact(h, s, e))
             }
             "session.append" => {
-                let e = parse_event(event);
-                let raw = event.to_owned();
-                Machine::new(move |h| session_append::session_append(h, s, e, raw))
+                let e = message::parse_event(event);
+                Machine::new(move |h| session_append::session_append(h, s, e))
             }
             "prompt.context" => {
-                let e = parse_event(event);
+                let e = message::parse_event(event);
                 Machine::new(move |h| prompt_context::prompt_context(h, s, e))
             }
             "turn.complete" => {
-                let e = parse_event(event);
+                let e = message::parse_event(event);
                 Machine::new(move |h| turn_end::turn_complete(h, s, e))
             }
-            "turn-end" => Machine::new(move |h| turn_end::turn_end(h, s)),
+            _ if hook == Job::TurnEnd.name() => Machine::new(move |h| turn_end::turn_end(h, s)),
             "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
             "command.run" => {
-                let e: serde_json::Value = serde_json::from_str(&text::well_formed_json(event)).unwrap_or_default();
-                let field = |k: &str| e.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
-                let (name, args) = (field("command"), field("args"));
-                Machine::new(move |h| command::command_run(h, s, name, args))
+                let e = message::parse_event(event);
+                Machine::new(move |h| command::command_run(h, s, e))
             }
             "tool.call" => {
                 let input = event.to_owned();
@@ -186,7 +207,7 @@ impl Core {
                 self.next_id = self.next_id.wrapping_add(1).max(1);
                 self.run(id, m, None)
             }
-            None => wire(&Wire::Stuck { stuck: true }),
+            None => wire(&Wire::Lost { lost: NO_SUCH_HOOK }),
         }
     }
 
@@ -197,7 +218,7 @@ impl Core {
                 let answers = read_answers(answers, m.asked(), Vec::new());
                 self.run(id, m, Some(answers))
             }
-            None => wire(&Wire::Stuck { stuck: true }),
+            None => wire(&Wire::Lost { lost: NOT_IN_FLIGHT }),
         }
     }
 
@@ -242,8 +263,13 @@ impl Core {
                 self.machines.insert(id, m);
                 (out, carry.is_some())
             }
-            Step::Done(done) => (wire(&Wire::Done { done: &done, carry }), carry.is_some()),
-            Step::AskedNothing => (wire(&Wire::Stuck { stuck: true }), false),
+            Step::Done(done) => {
+                // No other hook in flight: none loses its machine to the rebuild.
+                let bytes = (self.memory)();
+                let hand_back = (self.machines.is_empty() && bytes > HAND_BACK_BYTES).then_some(bytes);
+                (wire(&Wire::Done { done: &done, carry, hand_back }), carry.is_some())
+            }
+            Step::Stalled => (wire(&Wire::Lost { lost: STALLED }), false),
         };
         if carried_out {
             self.sent = Some(carried);
@@ -253,5 +279,5 @@ impl Core {
 }
 
 fn wire(w: &Wire) -> String {
-    serde_json::to_string(w).unwrap_or_else(|_| r#"{"stuck":true}"#.into())
+    serde_json::to_string(w).unwrap_or_else(|_| r#"{"lost":"its step would not serialize"}"#.into())
 }

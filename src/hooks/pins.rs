@@ -3,7 +3,7 @@
 //! instance) reads the same ones. The texts are `steer::pins`'.
 
 use super::protocol::{self, Call, Host};
-use super::shared::{debug, error_text};
+use super::host::{debug, error_text};
 use crate::steer::pins;
 
 /// The session's pins; none when the file is not there or unreadable.

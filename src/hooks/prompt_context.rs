@@ -8,7 +8,9 @@ use serde::Deserialize;
 use std::rc::Rc;
 
 use super::protocol::{self, Answer, Call, ContextBlock, Done, Host};
-use super::shared::{history_dir, json_str, keep_pending, log, pending_on_disk};
+use super::history_folder::history_dir;
+use super::session_log::{json_str, log};
+use super::waiting::{keep_pending, pending_on_disk};
 use super::state::{Channel, Session};
 use crate::instructions;
 use crate::message::JsVal;
@@ -80,8 +82,9 @@ fn refreshed_text(file: &InstructionFile, disk: &Answer, session: &Session) -> O
 /// conversation holds none: the one channel that reaches the model after a
 /// terminal `/compact`, where no `session.append` at door `compaction` fires.
 pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextFiles) -> Done {
-    let answer = host.call(Call::next()).await;
-    let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::pass_through() };
+    // `next` with the event as it came, started by the shim (`NEXT_FIRST`).
+    let answer = host.call(Call::NextResult).await;
+    let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::PassThrough };
     let instruction_files = refreshed_files(&host, &session, result, e).await;
     // A new session has no compaction's blocks to deliver: its first prompt
     // may get the brief from an earlier one instead.
@@ -92,7 +95,7 @@ pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextF
             None => (None, Vec::new()),
         },
     };
-    Done { instruction_files, context_block, notice, ..Done::pass_through() }
+    Done::amended(instruction_files, context_block, notice)
 }
 
 /// The blocks this context may carry: the last compaction's, or those an earlier

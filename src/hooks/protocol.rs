@@ -71,10 +71,6 @@ pub enum Call {
         #[serde(skip_serializing_if = "Option::is_none")]
         append: Option<Vec<String>>,
     },
-    /// The hook's `next` with the row's text blocks replaced by these
-    /// (`session.append`: `next({ ...e, message: { ...e.message, content } })`).
-    #[serde(rename = "next")]
-    NextRow { content: Vec<String> },
     /// The hook's `next`, started but not awaited: the shim calls it and answers
     /// at once, so the core works while the summarizer does (the engine sends
     /// the summary request in the turns the core's later calls give it).
@@ -90,7 +86,7 @@ pub enum Call {
     },
     /// The result of the `next` that [`Call::StartNext`] started. A rejection
     /// comes back as a value (`{err, rejected: true}`, read by [`Host::rejection`]):
-    /// the hook may answer a compaction of its own in its place ([`Done::compacted`]);
+    /// the hook may answer a compaction of its own in its place ([`Done::Compacted`]);
     /// any other end passes the very rejection up.
     NextResult,
     /// `$.model.complete({ model, prompt, system, maxTokens, timeoutMs }, { signal: next.signal })`:
@@ -120,9 +116,9 @@ pub enum Call {
     After { ms: u64 },
     /// `$.session.messages({ last })`: the newest rows of the main conversation.
     Messages { last: u32 },
-    /// The recall module's search, as the recall tool runs it (`Done::search`);
-    /// the answer is its text.
-    Search { search: recall_tool::Recall },
+    /// The recall module's search, as the recall tool runs it ([`Done::Search`]);
+    /// the answer is its text (the person's `/recall`, which searches twice).
+    Search { request: recall_tool::Recall },
     /// `$.session.cwd()`: the project's folder (the brief's earlier sessions).
     Cwd,
     /// `$.command.run({ command, args })`: queued until the session is idle; it
@@ -130,17 +126,11 @@ pub enum Call {
     Command { command: String, args: String },
 }
 
-impl Call {
-    pub fn next() -> Call {
-        Call::Next { instructions: None, append: None }
-    }
-}
-
 impl ShimCall for Call {
     fn wait(&self) -> Wait {
         match self {
             // Handled by the shim itself: `next` and the event's texts.
-            Call::Next { .. } | Call::NextRow { .. } | Call::StartNext { .. } | Call::NextResult | Call::Texts { .. } | Call::Pack { .. } => Wait::Untimed,
+            Call::Next { .. } | Call::StartNext { .. } | Call::NextResult | Call::Texts { .. } | Call::Pack { .. } => Wait::Untimed,
             // The recall module's own machine: its calls carry their own bounds.
             Call::Search { .. } => Wait::Untimed,
             // A timer, and the queued command (it resolves once it has run,
@@ -153,45 +143,75 @@ impl ShimCall for Call {
     }
 }
 
-/// How a hook ends. The engine's own result always comes through: `next`'s.
+/// How a hook ends: what the shim hands the engine. One variant per way, so no
+/// two endings can be written at once. Whatever the end, `next` is called at
+/// most once: an end that passes the engine's result through takes `next`'s
+/// (the shim calls `next` itself where the hook did not).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Done {
-    /// Replaces `instructionFiles` in `next`'s result (prompt.context).
-    #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
-    pub instruction_files: Option<serde_json::Value>,
-    /// A block added to `next`'s `blocks` (prompt.context): the blocks of a
-    /// compaction whose summary row no hook could reach.
-    #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
-    pub context_block: Option<ContextBlock>,
-    /// A job the shim starts after returning, without waiting for it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub spawn: Option<&'static str>,
-    /// Answer `{ skip }` without `next`: the compaction does not happen.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skip: Option<String>,
+#[serde(tag = "end", rename_all = "camelCase")]
+pub enum Done {
+    /// The engine's own result as it came.
+    PassThrough,
+    /// The engine's own result as it came, and lines for the person (below).
+    Told { notice: Notice },
+    /// The engine's result as it came, and a job the shim starts once the hook
+    /// has returned, without waiting for it (`turn.complete`'s turn-end job).
+    Spawn { job: Job },
+    /// The engine's result with the core's changes (prompt.context); at least
+    /// one is set ([`Done::amended`]).
+    Amended {
+        /// Replaces `instructionFiles` in `next`'s result.
+        #[serde(rename = "instructionFiles", skip_serializing_if = "Option::is_none")]
+        instruction_files: Option<serde_json::Value>,
+        /// A block added to `next`'s `blocks`: the blocks of a compaction whose
+        /// summary row no hook could reach.
+        #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
+        context_block: Option<ContextBlock>,
+        /// Lines for the person (a new session's brief says it was given).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        notice: Notice,
+    },
+    /// `{ skip: reason }`, without `next`: the compaction does not happen.
+    Skip { reason: String },
     /// The recall tool's answer, without `next` (tool.call).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub answer: Option<String>,
-    /// Answer the recall tool with what the recall module finds (its own
-    /// machine, run by the shim), without `next`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<recall_tool::Recall>,
-    /// Lines for the person's transcript (`$.ui.log`, `ui_log` headless), never
-    /// the model's, logged once the hook has returned: logged inside a
-    /// `session.compact` hook the terminal draws them above the `/compact` line,
-    /// after it they come below its `Compacted` (measured on 2.1.328).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notice: Vec<String>,
-    /// A slash command's answer, without `next`: shown to the person alone
-    /// (`{ text, isTextDisplayOnly: true }`), never sent to the model.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reply: Option<String>,
-    /// After `next` rejected: answer this compaction in the engine's place, as
-    /// `{ messages: [summary row, ...the event's messages at these indices] }`
-    /// (each kept one as the engine handed it, handle and all). Only then: a
-    /// `next` that resolved is always the hook's result.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compacted: Option<Compacted>,
+    Answer { text: String },
+    /// The recall tool's answer is what the recall module finds (its own
+    /// machine, which the shim runs), without `next`.
+    Search { request: recall_tool::Recall },
+    /// A compaction of compact-plus's own, answered in the engine's place.
+    Compacted(Compaction),
+    /// A slash command's answer, without `next` (`command.run`): shown to the
+    /// person alone (`{ text, isTextDisplayOnly: true }`), never sent to the
+    /// model, no model turn spent.
+    Reply { text: String },
+    /// `next` on the event with its row's text blocks replaced by these
+    /// (`session.append` at door `command`: a command's row rewritten).
+    Rewritten { content: Vec<String> },
+}
+
+/// Lines for the person's transcript (`$.ui.log`, `ui_log` headless), never
+/// the model's, logged by the shim once the hook has returned: logged inside a
+/// `session.compact` hook the terminal draws them above the `/compact` line,
+/// after it they come below its `Compacted` (measured on 2.1.328,
+/// tests/HOST.md).
+pub type Notice = Vec<String>;
+
+/// A job the core runs apart from any hook, started by a hook's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Job {
+    /// After a turn: a `/compact` queued once the context is near the
+    /// auto-compact threshold (`turn_end`).
+    #[serde(rename = "turn-end")]
+    TurnEnd,
+}
+
+impl Job {
+    /// The name the shim starts it by (`start(name, "{}")`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Job::TurnEnd => "turn-end",
+        }
+    }
 }
 
 /// A compaction of compact-plus's own: the summary, a user row, and the
@@ -202,14 +222,26 @@ pub struct Done {
 /// originals and walks back past the boundary (tests/HOST.md, "What
 /// `--resume` rebuilds after a hook's compaction").
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Compacted {
+pub struct Compaction {
     pub summary: String,
     pub keep: Vec<usize>,
-    /// It stands where `next` did not reject: in place of a compaction `next`
-    /// resolved to (a summary row that is no summary), or of one `next` was not
-    /// asked for (the summarizer failed within the cool-down).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub replaces: bool,
+    #[serde(rename = "inPlaceOf")]
+    pub in_place_of: InPlaceOf,
+    /// The receipt of the rescue, for the person.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notice: Notice,
+}
+
+/// What a compaction of compact-plus's own stands in for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum InPlaceOf {
+    /// `next`'s rejection: the engine's compaction failed. The shim answers it
+    /// only where `next` did reject; anywhere else the engine's result stands.
+    Rejection,
+    /// `next`'s result: a summary row that is no summary, or a summarizer not
+    /// asked at all (it failed within the cool-down).
+    Result,
 }
 
 /// One `prompt.context` block, as the engine takes them.
@@ -220,29 +252,25 @@ pub struct ContextBlock {
 }
 
 impl Done {
-    /// The end that changes nothing: the shim lets the engine's result through
-    /// as it came, `next`'s (calling `next` itself where the hook did not). Every
-    /// other end is this with one field set.
-    pub(super) fn pass_through() -> Done {
-        Done {
-            instruction_files: None,
-            context_block: None,
-            spawn: None,
-            skip: None,
-            answer: None,
-            search: None,
-            notice: Vec::new(),
-            reply: None,
-            compacted: None,
-        }
-    }
-
     pub(super) fn answer(text: &str) -> Done {
-        Done { answer: Some(text.to_owned()), ..Done::pass_through() }
+        Done::Answer { text: text.to_owned() }
     }
 
-    pub(super) fn reply(text: String) -> Done {
-        Done { reply: Some(text), ..Done::pass_through() }
+    /// The engine's result with these changes, or as it came with none.
+    pub(super) fn amended(instruction_files: Option<serde_json::Value>, context_block: Option<ContextBlock>, notice: Notice) -> Done {
+        if instruction_files.is_none() && context_block.is_none() {
+            return Done::told(notice);
+        }
+        Done::Amended { instruction_files, context_block, notice }
+    }
+
+    /// The engine's result as it came, and these lines for the person; as it
+    /// came alone with none.
+    pub(super) fn told(notice: Vec<String>) -> Done {
+        if notice.is_empty() {
+            return Done::PassThrough;
+        }
+        Done::Told { notice }
     }
 }
 
@@ -293,9 +321,34 @@ mod tests {
         assert_eq!(j, r#"[{"op":"now","waitMs":30000},{"op":"after","ms":5}]"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(c.wait(), Wait::Within(9 + CALL_WAIT_MS), "the completion's own bound, backed up");
-        for untimed in [Call::next(), Call::NextResult, Call::Command { command: "compact".into(), args: String::new() }] {
+        for untimed in [Call::Next { instructions: None, append: None }, Call::NextResult, Call::Command { command: "compact".into(), args: String::new() }] {
             assert_eq!(untimed.wait(), Wait::Untimed, "{untimed:?}");
         }
+    }
+
+    #[test]
+    fn each_end_is_one_shape_the_shim_reads_by_its_name() {
+        let j = |d: &Done| serde_json::to_string(d).unwrap();
+        assert_eq!(j(&Done::PassThrough), r#"{"end":"passThrough"}"#);
+        assert_eq!(j(&Done::Spawn { job: Job::TurnEnd }), r#"{"end":"spawn","job":"turn-end"}"#);
+        assert_eq!(Job::TurnEnd.name(), "turn-end");
+        assert_eq!(j(&Done::amended(None, None, Vec::new())), r#"{"end":"passThrough"}"#, "no change is no amendment");
+        assert_eq!(j(&Done::told(Vec::new())), r#"{"end":"passThrough"}"#, "no line is nothing told");
+        assert_eq!(j(&Done::amended(None, None, vec!["l".into()])), r#"{"end":"told","notice":["l"]}"#);
+        let block = ContextBlock { name: "compact-plus", text: "t".into() };
+        assert_eq!(j(&Done::amended(None, Some(block.clone()), Vec::new())), r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"}}"#);
+        assert_eq!(
+            j(&Done::amended(None, Some(block), vec!["l".into()])),
+            r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"},"notice":["l"]}"#
+        );
+        assert_eq!(j(&Done::Reply { text: "r".into() }), r#"{"end":"reply","text":"r"}"#);
+        assert_eq!(j(&Done::Rewritten { content: vec!["t".into()] }), r#"{"end":"rewritten","content":["t"]}"#);
+        assert_eq!(j(&Done::Skip { reason: "r".into() }), r#"{"end":"skip","reason":"r"}"#);
+        assert_eq!(j(&Done::answer("a")), r#"{"end":"answer","text":"a"}"#);
+        let c = Compaction { summary: "s".into(), keep: vec![2], in_place_of: InPlaceOf::Rejection, notice: Vec::new() };
+        assert_eq!(j(&Done::Compacted(c.clone())), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection"}"#);
+        let c = Compaction { notice: vec!["l".into()], ..c };
+        assert_eq!(j(&Done::Compacted(c)), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection","notice":["l"]}"#);
     }
 
     #[test]
@@ -310,7 +363,6 @@ mod tests {
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
         assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
-        assert_eq!(serde_json::to_string(&Call::NextRow { content: vec!["t".into()] }).unwrap(), r#"{"op":"next","content":["t"]}"#);
         assert_eq!(serde_json::to_string(&Call::Messages { last: 1 }).unwrap(), r#"{"op":"messages","last":1}"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(

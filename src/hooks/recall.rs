@@ -11,27 +11,27 @@
 use std::rc::Rc;
 
 use super::protocol::{self, Call, Done, Host};
-use super::shared::history_dir;
+use super::history_folder::history_dir;
 use super::state::Session;
 use crate::prune;
-use crate::recall_tool::{self, Recall, Request};
+use crate::recall_tool::{self, Reach, Recall, Request};
 
 const NOTHING_SAVED: &str = "recall: nothing has been saved in this session yet: the history is written at each compaction, and this session has not compacted (or has no home folder to write to). Earlier sessions of this project: scope \"project\".";
 
-fn recall(search: Recall) -> Done {
-    Done { search: Some(search), ..Done::pass_through() }
+fn recall(request: Recall) -> Done {
+    Done::Search { request }
 }
 
 /// What the recall module is handed; a bad input, or nothing to read, is
 /// answered here.
 pub(super) async fn recall_files(host: Host, session: Rc<Session>, raw: String) -> Done {
-    if !session.options.recall_tool {
+    if session.options.recall == Reach::Off {
         return Done::answer("recall: the recall tool is turned off (option recallTool).");
     }
     let query = match recall_tool::parse_input(&raw) {
         Ok(Request::Session(query)) => query,
         Ok(Request::Project(project)) => {
-            if !session.options.recall_project {
+            if session.options.recall != Reach::Project {
                 return Done::answer("recall: only this session's history is searched here (option recallScope is \"session\"); give a query.");
             }
             let Ok(Some(history_dir)) = history_dir(&host).await else {
@@ -42,7 +42,7 @@ pub(super) async fn recall_files(host: Host, session: Rc<Session>, raw: String) 
         Err(why) => return Done::answer(&why),
     };
     let Ok(Some(dir)) = history_dir(&host).await else { return Done::answer(NOTHING_SAVED) };
-    let Ok(entries) = protocol::value::<Vec<prune::Entry>>(&host.call(Call::List { path: dir.clone() }).await) else {
+    let Ok(entries) = protocol::value::<Vec<prune::FolderEntry>>(&host.call(Call::List { path: dir.clone() }).await) else {
         return Done::answer(NOTHING_SAVED);
     };
     let mut names: Vec<&str> = entries

@@ -1,18 +1,20 @@
 //! Where the engine's compaction failed and left the conversation
 //! uncompacted: compact-plus's own, answered in its place
-//! (`Done::compacted`). Tier 1 asks the rescue model for a summary of the
+//! (`Done::Compacted`). Tier 1 asks the rescue model for a summary of the
 //! history text (a long one in parts asked at once); tier 2, when no model
 //! answers within the bounds, is a digest with no model. The texts and the
 //! rules are `compaction::rescue`'s; which rejections get here is
-//! `session_compact`'s (`compaction::rescue::cause`).
+//! `session_compact`'s (`engine::rejection`).
 
 use serde::Deserialize;
 
-use super::gathered::{save_summary, Gathered};
-use super::protocol::{self, Answer, Call, Compacted, Done, Host};
-use super::shared::{debug, json_number, json_str, keep_pending, keep_words, log, now, session_id};
+use super::saved::{save_summary, Saved};
+use super::protocol::{self, Answer, Call, Compaction, Done, Host, InPlaceOf};
+use super::host::{debug, now, session_id};
+use super::session_log::{json_number, json_str, log};
+use super::waiting::{keep_pending, keep_words};
 use super::state::Session;
-use crate::compaction::rescue::cause::Cause;
+use crate::engine::rejection::Cause;
 use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::rescue::row::{self, Tier};
 use crate::compaction::rescue::{digest, tier1};
@@ -22,6 +24,7 @@ use crate::steer::{
     self,
     receipt::{Author, Receipt, Rescue as ReceiptRescue},
 };
+use crate::text::stamp;
 use crate::{attribution, audit, record};
 
 /// How much of the tier-2 row the work record may take, in UTF-16 units.
@@ -120,9 +123,8 @@ async fn complete(host: &Host, session: &Session, prompt: String, started: f64, 
 /// must not cost the summaries already paid for), then what came back
 /// merged. At most `tier1::MAX_CALLS` calls, each bounded by
 /// `tier1::CALL_TIMEOUT_MS` and by what is left of `tier1::TOTAL_MS`.
-async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text: &str, started: f64) -> Tier1 {
-    let meta = history::Meta { session_id: String::new(), at: String::new(), trigger: "rescue".into() };
-    let text = history::parts(messages, &meta, usize::MAX, &|t| session.clean(t)).concat();
+async fn tier1(host: &Host, session: &Session, messages: &Messages, meta: &history::Meta, handoff_text: &str, started: f64) -> Tier1 {
+    let text = history::parts(messages, meta, usize::MAX, &|t| session.clean(t)).concat();
     let mut t = Tier1 { summary: None, calls: 0, why_not: String::new() };
     if text.len() <= tier1::CHUNK_CHARS {
         match complete(host, session, tier1::prompt(&text, handoff_text), started, &mut t.calls).await {
@@ -175,7 +177,7 @@ async fn tier1(host: &Host, session: &Session, messages: &Messages, handoff_text
 /// The compaction that failed, as session.compact had it.
 pub(super) struct Failed<'a> {
     pub(super) messages: &'a Messages,
-    pub(super) gathered: Gathered,
+    pub(super) saved: Saved,
     pub(super) trigger: &'a str,
     pub(super) person_instructions: Option<&'a str>,
     /// The messages came with their texts (a rescue without them keeps nothing after its row).
@@ -186,20 +188,27 @@ pub(super) struct Failed<'a> {
 /// pass-through (the engine's own result: its rejection as it came) when the
 /// rescue is off.
 pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, why: Why) -> Done {
-    let Failed { messages, mut gathered, trigger, person_instructions, whole } = failed;
+    let Failed { messages, mut saved, trigger, person_instructions, whole } = failed;
     if !session.options.rescue {
-        return Done::pass_through();
+        return Done::PassThrough;
     }
     let started = now(host).await.unwrap_or(f64::NAN);
+    let conversation = session_id(host).await.ok().map(|id| id.to_js_string());
     let cause = why.name();
     let detail = why.detail();
     debug(host, &format!("compact-plus: the engine's compaction failed ({cause}); compacting in its place")).await;
 
-    let first = gathered.verbatim.first().map(|v| v.text.as_str());
+    let first = saved.verbatim.first().map(|v| v.text.as_str());
     let handoff_text =
-        handoff::join_instructions(person_instructions, &handoff::instructions(first, gathered.dir.is_some()));
-    let t1 = tier1(host, session, messages, &handoff_text, started).await;
-    let work = gathered.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
+        handoff::join_instructions(person_instructions, &handoff::instructions(first, saved.dir.as_deref()));
+    // The history as the rescue model reads it: this session's, compacted now, by the rescue.
+    let meta = history::Meta {
+        session_id: conversation.clone().unwrap_or_default(),
+        at: stamp::iso(started).unwrap_or_default(),
+        trigger: "rescue".into(),
+    };
+    let t1 = tier1(host, session, messages, &meta, &handoff_text, started).await;
+    let work = saved.record.take().unwrap_or_else(|| record::read(messages, &|t| session.clean(t)));
     let (tier, body) = match t1.summary {
         Some(s) => (Tier::Model, s),
         None => {
@@ -216,12 +225,12 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let keep_at = if whole { row::keep_from(messages, row::KEEP_TOKENS) } else { None };
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
-    let chosen = gathered.verbatim.len();
-    let entries = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
+    let chosen = saved.verbatim.len();
+    let entries = verbatim::not_kept(std::mem::take(&mut saved.verbatim), &kept);
     let mark = verbatim::row_mark(Some(trigger), &kept);
-    let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &gathered.redacted)).collect();
+    let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &saved.redacted)).collect();
     // The person's pins with their words, where the context does not hold them already.
-    let pinned = match &gathered.dir {
+    let pinned = match &saved.dir {
         Some(dir) => super::pins::load(host, dir).await,
         None => Vec::new(),
     };
@@ -230,10 +239,10 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let (pins, pins_held) = steer::pins::shown(&pinned, &context);
     let block = steer::pins::with_words(&pins, (!entries.is_empty()).then(|| verbatim::render(&entries, mark)));
     let mut listed = 0;
-    let pointer = match (&gathered.file, &gathered.dir) {
+    let pointer = match (&saved.file, &saved.dir) {
         (Some(file), Some(dir)) => {
-            let mut p = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
-            let mentions = gathered.mentions.take().unwrap_or_else(|| audit::collect(messages));
+            let mut p = handoff::pointer(file, dir, saved.parts, session.options.recall);
+            let mentions = saved.mentions.take().unwrap_or_else(|| audit::collect(messages));
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
@@ -253,10 +262,7 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
 
     // A failure of the engine's starts this conversation's cool-down (by its cause).
     let cool_down = match &why {
-        Why::Failed { cause, .. } => match session_id(host).await {
-            Ok(id) => CoolDown::after(&id.to_js_string(), *cause, started),
-            Err(_) => None,
-        },
+        Why::Failed { cause, .. } => conversation.as_deref().and_then(|id| CoolDown::after(id, *cause, started)),
         Why::NoSummary(_) | Why::CoolingDown { .. } => None,
     };
     {
@@ -275,10 +281,10 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
         }
     }
     // The rescue's summary is saved like the engine's, for project recall.
-    if let Some(file) = &gathered.file {
+    if let Some(file) = &saved.file {
         save_summary(host, session, file, &summary).await;
     }
-    if let Some(dir) = &gathered.dir {
+    if let Some(dir) = &saved.dir {
         keep_pending(host, dir, None).await;
         keep_words(host, dir, &words).await;
         let ms = now(host).await.unwrap_or(f64::NAN) - started;
@@ -293,26 +299,31 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
             ("messages", messages.len().to_string()),
             ("kept", keep.len().to_string()),
             ("verbatim", entries.len().to_string()),
-            ("file", gathered.file.as_deref().map_or("null".into(), json_str)),
+            ("file", saved.file.as_deref().map_or("null".into(), json_str)),
         ];
         log(host, session, dir, &entry).await;
     }
-    let notice = session.options.receipt.then(|| {
+    let notice = if session.options.receipt {
         let author = match tier {
             Tier::Model => Author::Model(session.options.rescue_model.clone()),
             Tier::Digest => Author::Digest { why: t1.why_not.clone() },
         };
-        Receipt {
-            saved: gathered.saved(),
+        let receipt = Receipt {
+            saved: saved.written(),
             words_kept: chosen,
-            words_left_out: gathered.considered.saturating_sub(chosen),
+            words_left_out: saved.considered.saturating_sub(chosen),
             listed,
-            redacted: gathered.redacted.take(),
+            redacted: saved.redacted.take(),
             pins: pins.len() + pins_held,
             rescue: Some(ReceiptRescue { cause: cause.to_owned(), author }),
-        }
-        .lines(gathered.dir.as_deref())
-    });
-    let replaces = !matches!(why, Why::Failed { .. });
-    Done { compacted: Some(Compacted { summary, keep, replaces }), notice: notice.unwrap_or_default(), ..Done::pass_through() }
+        };
+        receipt.lines(saved.dir.as_deref())
+    } else {
+        Vec::new()
+    };
+    let in_place_of = match why {
+        Why::Failed { .. } => InPlaceOf::Rejection,
+        Why::NoSummary(_) | Why::CoolingDown { .. } => InPlaceOf::Result,
+    };
+    Done::Compacted(Compaction { summary, keep, in_place_of, notice })
 }

@@ -8,16 +8,18 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::rc::Rc;
 
-use super::gathered::{save_summary, Gathered};
-use super::parse_event;
 use super::pins;
+use super::saved::{save_summary, Saved};
 use super::protocol::{self, Call, Done, Host};
 use super::rescue::{self, Failed, Why};
-use super::shared::{carried_words, debug, env, error_text, history_dir, json_number, json_str, keep_pending, keep_words, log, now, session_id};
+use super::history_folder::history_dir;
+use super::host::{debug, env, error_text, now, session_id, unexpected};
+use super::session_log::{json_number, json_str, log};
+use super::waiting::{carried_words, keep_pending, keep_words};
 use super::state::{Channel, Pending, Session};
 use super::turn_end::marker;
-use crate::compaction::rescue::cause::{self, Cause, Verdict};
-use crate::compaction::rescue::engine_row;
+use crate::engine::rejection::{self, Cause, Verdict};
+use crate::engine::{summary_row, Unexpected};
 use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::steer::receipt::Receipt;
@@ -70,7 +72,7 @@ struct CompactResult {
 /// Before `next`: the history folder and the verbatim block, which the handoff
 /// instructions name. Only the person's own messages are read here; everything
 /// else waits until the summarizer is at work (`write_history`).
-async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathered {
+async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Saved {
     // No readable home costs the history alone, not the verbatim block or handoff.
     let dir = match history_dir(host).await {
         Ok(dir) => dir,
@@ -85,7 +87,7 @@ async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Gathere
     let previous = carried_words(host, session, dir.as_deref()).await;
     let considered = verbatim::considered(previous.as_deref(), &e.messages.0);
     let verbatim = verbatim::select(previous, &e.messages.0, session.options.verbatim_tokens);
-    Gathered { dir, file: None, parts: 0, verbatim, considered, mentions: None, record: None, bytes: 0, redacted: RefCell::default() }
+    Saved { dir, file: None, parts: 0, verbatim, considered, mentions: None, record: None, bytes: 0, redacted: RefCell::default() }
 }
 
 /// The texts of the user rows, where the verbatim block comes from. A failed
@@ -105,23 +107,32 @@ async fn fill_person_texts(host: &Host, messages: &mut Messages) {
     }
 }
 
+/// Which of the event's texts the core asks for when the shim deferred them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Texts {
+    /// Every message's text and tool blocks: the history's.
+    Messages,
+    /// Those, and each user message's tool-result texts: the trim's.
+    WithToolResults,
+}
+
 /// All the event's texts, when the shim deferred them; the event as it was if
 /// they do not come.
 async fn unpack_event(host: &Host, session: &Session, e: &mut CompactEvent) -> Result<(), String> {
-    unpack_with(host, session, e, false).await
+    unpack_with(host, session, e, Texts::Messages).await
 }
 
-/// `unpack_event`, with each user message's tool-result texts when `results`.
-async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, results: bool) -> Result<(), String> {
+/// `unpack_event`, with the texts `which` names.
+async fn unpack_with(host: &Host, session: &Session, e: &mut CompactEvent, which: Texts) -> Result<(), String> {
     if !e.texts_deferred.truthy() {
         return Ok(());
     }
-    let answer = host.call(Call::Pack { results }).await;
+    let answer = host.call(Call::Pack { results: which == Texts::WithToolResults }).await;
     let bytes = session.state.borrow_mut().inbox.take().unwrap_or_default();
     let packed: Packed = protocol::value(&answer)?;
     let texts = message::unpack(&packed.lens, &bytes);
     drop(bytes);
-    let full: CompactEvent = message::with_packed(texts, || parse_event(packed.event.get()));
+    let full: CompactEvent = message::with_packed(texts, || message::parse_event(packed.event.get()));
     e.messages = full.messages;
     e.texts_deferred = JsVal::Undefined;
     Ok(())
@@ -134,9 +145,9 @@ async fn write_history(
     session: &Session,
     e: &mut CompactEvent,
     trigger: String,
-    gathered: &mut Gathered,
+    saved: &mut Saved,
 ) -> Result<(), String> {
-    let Some(dir) = &gathered.dir else { return Ok(()) };
+    let Some(dir) = &saved.dir else { return Ok(()) };
     let now = now(host).await?;
     let at = stamp::iso(now).ok_or("the clock answered no time")?;
     let stamp = stamp::stamp(now).unwrap_or_default();
@@ -154,11 +165,11 @@ async fn write_history(
     unpack_event(host, session, e).await?;
     terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
-    let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &gathered.redacted));
+    let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &saved.redacted));
     // The work record, all of it, at the history's end: the block after the summary names the rest there.
     let work = record::read(messages, &|t| session.clean(t));
     record::into_history(&mut texts, &work, history::WRITE_LIMIT, &|t| session.clean(t));
-    gathered.record = Some(work);
+    saved.record = Some(work);
     let names: Vec<String> =
         (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
     let sizes: Vec<usize> = texts.iter().map(String::len).collect();
@@ -170,11 +181,11 @@ async fn write_history(
             debug(host, &format!("compact-plus: the history part {name} was not written: {}", error_text(err))).await;
         }
     }
-    gathered.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
-    gathered.parts = names.len();
-    gathered.bytes = sizes.iter().zip(&results).filter(|(_, r)| r.is_ok()).map(|(n, _)| n).sum();
-    if gathered.file.is_some() {
-        gathered.mentions = Some(audit::collect(messages));
+    saved.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
+    saved.parts = names.len();
+    saved.bytes = sizes.iter().zip(&results).filter(|(_, r)| r.is_ok()).map(|(n, _)| n).sum();
+    if saved.file.is_some() {
+        saved.mentions = Some(audit::collect(messages));
     }
     Ok(())
 }
@@ -204,7 +215,7 @@ async fn trim_down(host: &Host, session: &Session, e: &mut CompactEvent) -> Opti
         let carried = session.carried();
         trim::share(carried.usage, carried.ptl_seen)?
     };
-    if let Err(err) = unpack_with(host, session, e, true).await {
+    if let Err(err) = unpack_with(host, session, e, Texts::WithToolResults).await {
         debug(host, &format!("compact-plus: no trim before the summarizer, the texts did not come: {}", error_text(&err))).await;
         return None;
     }
@@ -235,7 +246,7 @@ async fn prune_old(host: &Host, session: &Session, dir: &str) -> Result<(), Stri
     let real_root = root_stat.real_path.unwrap_or_else(|| root.to_owned());
     let cutoff = now(host).await? - session.options.keep_days * prune::DAY_MS;
     let windows = env(host, "OS").await?.as_deref() == Some("Windows_NT");
-    let entries: Vec<prune::Entry> = protocol::value(&host.call(Call::List { path: real_root.clone() }).await)?;
+    let entries: Vec<prune::FolderEntry> = protocol::value(&host.call(Call::List { path: real_root.clone() }).await)?;
     for name in prune::candidates(&entries, current) {
         let folder = format!("{real_root}/{name}");
         let stats = host
@@ -262,9 +273,9 @@ fn raw_or_skip<'a>(name: &'a str, raw: &Option<Box<RawValue>>) -> Option<(&'a st
 pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: CompactEvent) -> Done {
     // A subagent's or fork's own compaction: the handoff instructions alone.
     if e.agent_id.truthy() {
-        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, false));
+        let down = handoff::join_instructions(e.instructions.as_deref(), &handoff::instructions(None, None));
         let _ = host.call(Call::Next { instructions: Some(down), append: None }).await;
-        return Done::pass_through();
+        return Done::PassThrough;
     }
 
     // Our own queued turn-end `/compact` is known by the marker it carries as its
@@ -275,7 +286,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let mut carried = session.carried_mut();
         let queued = carried.queued.take_if(|q| &q.token == token);
         if queued.is_some_and(|q| q.seen != carried.compactions) {
-            return Done { skip: Some(STALE_TURN_END.into()), ..Done::pass_through() };
+            return Done::Skip { reason: STALE_TURN_END.into() };
         }
     }
     let trigger = if own.is_some() { marker::TRIGGER.to_owned() } else { e.trigger.to_js_string() };
@@ -288,29 +299,29 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         // Ahead of time, within a cool-down, the failing summarizer is not
         // asked: the precompute is vetoed (nothing computed, no notice).
         if cooling_down(&host, &session).await.is_some() {
-            return Done { skip: Some(PRECOMPUTE_COOLING.into()), ..Done::pass_through() };
+            return Done::Skip { reason: PRECOMPUTE_COOLING.into() };
         }
         let mut e = e;
-        let gathered = gather(&host, &session, &mut e).await;
-        let first = gathered.verbatim.first().map(|v| v.text.as_str());
+        let saved = gather(&host, &session, &mut e).await;
+        let first = saved.verbatim.first().map(|v| v.text.as_str());
         let instructions =
-            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
+            handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.as_deref()));
         let answer = host.call(Call::Next { instructions: Some(instructions), append: None }).await;
         let made = protocol::value::<CompactResult>(&answer).is_ok_and(|r| r.messages.is_some_and(|m| m.get().starts_with('[')));
         if made {
             session.carried_mut().precomputed = true;
         }
-        return Done::pass_through();
+        return Done::PassThrough;
     }
 
     let _compacting = CompactingGuard::new(&session);
     let mut e = e;
-    let mut gathered = gather(&host, &session, &mut e).await;
+    let mut saved = gather(&host, &session, &mut e).await;
     // "Saved" is a promise made before the history is written: a write that
     // then fails costs the pointer, and the summary says nothing it could miss.
-    let first = gathered.verbatim.first().map(|v| v.text.as_str());
+    let first = saved.verbatim.first().map(|v| v.text.as_str());
     let instructions =
-        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, gathered.dir.is_some()));
+        handoff::join_instructions(person_instructions.as_deref(), &handoff::instructions(first, saved.dir.as_deref()));
     // The engine installs a precomputed summary only for a dispatch whose
     // instructions are as it sent them; changed, it discards that summary and
     // asks the summarizer again (measured on 2.1.328). The precompute's own
@@ -325,41 +336,40 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     let automatic = own.is_some() || matches!(e.trigger.as_str(), Some("auto" | "plugin"));
     if automatic {
         if let Some((cause, ago_ms)) = cooling_down(&host, &session).await {
-            if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
+            if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut saved).await {
                 debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
             }
             let whole = !e.texts_deferred.truthy();
-            let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+            let failed = Failed { messages: &e.messages.0, saved, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
             return rescue::rescue(&host, &session, failed, Why::CoolingDown { cause, ago_ms }).await;
         }
     }
     let cut = trim_down(&host, &session, &mut e).await;
     if host.call(Call::StartNext { instructions: down, cut }).await.is_err() {
-        return Done::pass_through();
+        return Done::PassThrough;
     }
-    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut gathered).await {
+    if let Err(err) = write_history(&host, &session, &mut e, trigger.clone(), &mut saved).await {
         debug(&host, &format!("compact-plus: the history was not written: {}", error_text(&err))).await;
     }
     let answer = host.call(Call::NextResult).await;
     if let Some(rejection) = host.rejection() {
         if !session.options.rescue {
-            return Done::pass_through();
+            return Done::PassThrough;
         }
         // Only a failure that left the conversation uncompacted is rescued: a
         // refusal (too few messages, an Esc) or a text the engine was not
         // measured to write passes up as it came, the engine's own result.
-        let cause = match cause::verdict(&rejection.message) {
+        let cause = match rejection::verdict(&rejection.message) {
             Verdict::Failed(cause) if !rejection.aborted => cause,
             Verdict::Refused(_) => {
                 let text = error_text(&rejection.message);
                 debug(&host, &format!("compact-plus: the engine declined to compact ({text}); its result stands")).await;
-                return Done::pass_through();
+                return Done::PassThrough;
             }
-            Verdict::Failed(_) => return Done::pass_through(),
+            Verdict::Failed(_) => return Done::PassThrough,
             Verdict::Unknown => {
-                let text = error_text(&rejection.message);
-                debug(&host, &format!("compact-plus: the engine's compaction ended in words compact-plus does not know ({text}); its result stands")).await;
-                return Done::pass_through();
+                unexpected(&host, &session, Unexpected::Rejection, &rejection.message).await;
+                return Done::PassThrough;
             }
         };
         // The rescue reads the whole conversation: the texts, if the history
@@ -371,16 +381,20 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             }
         }
         let whole = !e.texts_deferred.truthy();
-        let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+        let failed = Failed { messages: &e.messages.0, saved, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
         return rescue::rescue(&host, &session, failed, Why::Failed { cause, message: rejection.message }).await;
     }
     // An error here that is no rejection is unreadable JSON.
-    let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::pass_through() };
-    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::pass_through() };
+    let Ok(result) = protocol::value::<CompactResult>(&answer) else { return Done::PassThrough };
+    let Some(out) = result.messages.as_ref().filter(|m| m.get().starts_with('[')) else { return Done::PassThrough };
     let out: Messages = message::parse_messages(out.get());
-    // A summary row that is no summary: compact-plus's own in its place.
+    // A summary row that is no summary: compact-plus's own in its place. One
+    // that does not open as the engine's is not judged at all.
     let row_text = out.first().and_then(Option::as_ref).map_or("", Message::text);
-    if let Some(why) = engine_row::no_summary(row_text).filter(|_| session.options.rescue) {
+    if !out.is_empty() && !row_text.starts_with(summary_row::HEAD) {
+        unexpected(&host, &session, Unexpected::SummaryRow, row_text).await;
+    }
+    if let Some(why) = summary_row::no_summary(row_text).filter(|_| session.options.rescue) {
         debug(&host, &format!("compact-plus: {why}; compacting in its place")).await;
         if e.texts_deferred.truthy() {
             if let Err(err) = unpack_event(&host, &session, &mut e).await {
@@ -388,7 +402,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
             }
         }
         let whole = !e.texts_deferred.truthy();
-        let failed = Failed { messages: &e.messages.0, gathered, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
+        let failed = Failed { messages: &e.messages.0, saved, trigger: &trigger, person_instructions: person_instructions.as_deref(), whole };
         return rescue::rescue(&host, &session, failed, Why::NoSummary(why)).await;
     }
 
@@ -402,17 +416,17 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
     // Chosen for the block: in it, or kept by the engine after the summary.
-    let chosen = gathered.verbatim.len();
-    let verbatim = verbatim::not_kept(std::mem::take(&mut gathered.verbatim), &kept);
+    let chosen = saved.verbatim.len();
+    let verbatim = verbatim::not_kept(std::mem::take(&mut saved.verbatim), &kept);
     let mut pending = Pending {
-        words: verbatim.iter().map(|v| session.clean_counted(&v.text, &gathered.redacted)).collect(),
+        words: verbatim.iter().map(|v| session.clean_counted(&v.text, &saved.redacted)).collect(),
         mark: verbatim::row_mark(e.trigger.as_str(), &kept),
         blocks: Vec::new(),
         pins: Vec::new(),
     };
     // The person's pins, in the block with their words, where the context does
     // not hold them word for word already.
-    let pinned = match &gathered.dir {
+    let pinned = match &saved.dir {
         Some(dir) => pins::load(&host, dir).await,
         None => Vec::new(),
     };
@@ -424,8 +438,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         held
     };
     let mut listed = 0;
-    if let (Some(file), Some(dir)) = (&gathered.file, &gathered.dir) {
-        let mut pointer = handoff::pointer(file, dir, gathered.parts, session.options.recall_tool, session.options.recall_project);
+    if let (Some(file), Some(dir)) = (&saved.file, &saved.dir) {
+        let mut pointer = handoff::pointer(file, dir, saved.parts, session.options.recall);
         // What the summary lost: passages it puts in the person's mouth that match none of
         // their messages, the work it does not say, identifiers that neither the summary, the
         // kept messages nor the verbatim block carry.
@@ -433,7 +447,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         kept_texts.extend(block.iter().map(String::as_str));
         let flags = attribution::check(row_text, &attribution::said(&e.messages.0)).flags;
-        let lost = audit::Lost { record: gathered.record.as_ref(), mentions: gathered.mentions.as_ref(), flags: &flags, clean: &|t| session.clean(t) };
+        let lost = audit::Lost { record: saved.record.as_ref(), mentions: saved.mentions.as_ref(), flags: &flags, clean: &|t| session.clean(t) };
         if let Some(block) = audit::block(&lost, &kept_texts) {
             listed = steer::receipt::listed(&block);
             pointer = format!("{pointer}\n\n{}", session.clean(&block));
@@ -455,10 +469,10 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
 
     // The summary row's text beside the history, so a later session's project
     // recall finds what this one concluded.
-    if let (Some(file), Some(summary)) = (&gathered.file, out.iter().flatten().next()) {
+    if let (Some(file), Some(summary)) = (&saved.file, out.iter().flatten().next()) {
         save_summary(&host, &session, file, summary.text()).await;
     }
-    if let Some(dir) = &gathered.dir {
+    if let Some(dir) = &saved.dir {
         keep_pending(&host, dir, pending.as_ref()).await;
         keep_words(&host, dir, &words).await;
         let _ = prune_old(&host, &session, dir).await;
@@ -472,24 +486,25 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         ]);
         entry.extend(raw_or_skip("tokensBefore", &result.tokens_before));
         entry.extend(raw_or_skip("tokensAfter", &result.tokens_after));
-        entry.push(("file", gathered.file.as_deref().map_or("null".into(), json_str)));
+        entry.push(("file", saved.file.as_deref().map_or("null".into(), json_str)));
         log(&host, &session, dir, &entry).await;
     }
-    let notice = session.options.receipt.then(|| {
-        Receipt {
-            saved: gathered.saved(),
+    let notice = if session.options.receipt {
+        let receipt = Receipt {
+            saved: saved.written(),
             words_kept: chosen,
-            words_left_out: gathered.considered.saturating_sub(chosen),
+            words_left_out: saved.considered.saturating_sub(chosen),
             listed,
-            redacted: gathered.redacted.take(),
+            redacted: saved.redacted.take(),
             pins: pending.as_ref().map_or(0, |p| p.pins.len()) + held,
             rescue: None,
-        }
-        .lines(gathered.dir.as_deref())
-    });
-    Done { notice: notice.unwrap_or_default(), ..Done::pass_through() }
+        };
+        receipt.lines(saved.dir.as_deref())
+    } else {
+        Vec::new()
+    };
+    Done::told(notice)
 }
-
 
 /// Counts a compaction in `State::compacting` for as long as the guard lives: its
 /// hook ending, failing or let go of drops it alike, so a turn-end compaction

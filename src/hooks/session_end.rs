@@ -15,5 +15,5 @@ use super::state::Session;
 
 pub(super) async fn session_end(_host: Host, session: Rc<Session>) -> Done {
     session.carried_mut().conversation_ended();
-    Done::pass_through()
+    Done::PassThrough
 }

@@ -6,12 +6,12 @@
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
-use super::shared::number_or;
 use crate::compaction::rescue::cool_down::CoolDown;
 use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
-use crate::steer::receipt::Tally;
+use crate::recall_tool::Reach;
+use crate::steer::receipt::Redactions;
 
 /// The mod's options, as `register(on, options)` receives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,13 +20,13 @@ pub struct Options {
     pub verbatim_tokens: f64,
     pub keep_days: f64,
     pub redact: bool,
-    pub recall_tool: bool,
+    /// `recallTool` and `recallScope`: no recall tool, this session's
+    /// history alone, or this project's earlier sessions too.
+    pub recall: Reach,
     /// When the engine's compaction fails, answer one of compact-plus's own.
     pub rescue: bool,
     /// The model the rescue's summary is asked of: not the one failing.
     pub rescue_model: String,
-    /// `recallScope: "session"` keeps the recall tool to this session's history.
-    pub recall_project: bool,
     /// One or two lines for the person after every compaction (`receipt`).
     pub receipt: bool,
     /// At a new session's first prompt, the brief from this project's newest
@@ -45,10 +45,9 @@ impl Default for Options {
             verbatim_tokens: 8000.0,
             keep_days: prune::KEEP_DAYS,
             redact: true,
-            recall_tool: true,
+            recall: Reach::Project,
             rescue: true,
             rescue_model: RESCUE_MODEL.into(),
-            recall_project: true,
             receipt: true,
             session_brief: true,
         }
@@ -81,16 +80,20 @@ impl Options {
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
-        let keep_days = number_or(&raw.keep_days, d.keep_days);
+        let keep_days = raw.keep_days.number_or(d.keep_days);
         Options {
-            turn_end_percent: number_or(&raw.turn_end_percent, d.turn_end_percent),
-            verbatim_tokens: number_or(&raw.verbatim_tokens, d.verbatim_tokens),
+            turn_end_percent: raw.turn_end_percent.number_or(d.turn_end_percent),
+            verbatim_tokens: raw.verbatim_tokens.number_or(d.verbatim_tokens),
             // A keep period that is no number keeps everything rather than nothing;
             // under a day it would prune folders of sessions live in other terminals.
             keep_days: if keep_days.is_nan() { f64::INFINITY } else { keep_days.max(prune::MIN_KEEP_DAYS) },
             // Only an explicit `false` turns redaction off.
             redact: raw.redact != JsVal::Bool(false),
-            recall_tool: raw.recall_tool != JsVal::Bool(false),
+            recall: match &raw.recall_scope {
+                _ if raw.recall_tool == JsVal::Bool(false) => Reach::Off,
+                JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session") => Reach::Session,
+                _ => Reach::Project,
+            },
             rescue: raw.rescue != JsVal::Bool(false),
             // A blank or absent model is the default one.
             rescue_model: raw
@@ -100,7 +103,6 @@ impl Options {
                 .filter(|m| !m.is_empty())
                 .unwrap_or(RESCUE_MODEL)
                 .to_owned(),
-            recall_project: !matches!(&raw.recall_scope, JsVal::Str(s) if s.trim().eq_ignore_ascii_case("session")),
             receipt: raw.receipt != JsVal::Bool(false),
             session_brief: raw.session_brief != JsVal::Bool(false),
         }
@@ -190,6 +192,10 @@ pub struct Carried {
     /// or not (a resumed session, none to give, the option off). The
     /// process's: a `/clear` starts no new brief, it is the person's fresh start.
     pub brief_done: bool,
+    /// The engine's texts found otherwise than compact-plus knows them that
+    /// the debug log has told of, a bit each (`engine::Unexpected`). The
+    /// process's: once a process is enough.
+    pub unexpected_told: u8,
 }
 
 impl Default for Carried {
@@ -210,6 +216,7 @@ impl Default for Carried {
             cool_down: None,
             verbatim: None,
             brief_done: false,
+            unexpected_told: 0,
         }
     }
 }
@@ -251,6 +258,8 @@ impl Carried {
             // The brief is for the process's first conversation: after a
             // `/clear` the person starts fresh, the last session's brief is noise.
             brief_done: _,
+            // Told once a process: the engine's wording does not change with the conversation.
+            unexpected_told: _,
         } = self;
         *pending = fresh.pending;
         *row_only = fresh.row_only;
@@ -345,7 +354,7 @@ impl Session {
     }
 
     /// `clean`, counting what it redacted in `tally` (for the receipt).
-    pub fn clean_counted(&self, text: &str, tally: &RefCell<Tally>) -> String {
+    pub fn clean_counted(&self, text: &str, tally: &RefCell<Redactions>) -> String {
         if !self.options.redact {
             return text.to_owned();
         }

@@ -5,9 +5,12 @@
 use serde::Deserialize;
 use std::rc::Rc;
 
-use super::protocol::{self, Call, Done, Host};
-use super::shared::{error_text, history_dir, json_number, json_str, log, now, number_or};
+use super::protocol::{self, Call, Done, Host, Job};
+use super::history_folder::history_dir;
+use super::host::{error_text, now};
+use super::session_log::{json_number, json_str, log};
 use super::state::{Queued, Session};
+use crate::engine;
 use crate::message::JsVal;
 
 /// The auto-compact threshold changes only with the model or settings.
@@ -25,12 +28,17 @@ pub(super) struct TurnEvent {
 }
 
 pub(super) async fn turn_complete(host: Host, session: Rc<Session>, e: TurnEvent) -> Done {
-    let _ = host.call(Call::next()).await;
+    // `next` with the event as it came, started by the shim (`NEXT_FIRST`);
+    // a turn whose `next` rejected starts no job.
+    let _ = host.call(Call::NextResult).await;
+    if host.rejection().is_some() {
+        return Done::PassThrough;
+    }
     let armed = session.carried().turn_end_armed;
     if session.options.turn_end_percent > 0.0 && armed && !e.agent_id.truthy() && e.reason.as_str() == Some("answer") {
-        return Done { spawn: Some("turn-end"), ..Done::pass_through() };
+        return Done::Spawn { job: Job::TurnEnd };
     }
-    Done::pass_through()
+    Done::PassThrough
 }
 
 #[derive(Deserialize, Default)]
@@ -66,7 +74,7 @@ async fn auto_compact_threshold(host: &Host, session: &Session) -> Result<f64, S
     let usage: Usage = protocol::value(&host.call(Call::Usage { breakdown: Some("summary") }).await)?;
     let context = usage.context.ok_or("usage has no context")?;
     let value = match context.breakdown {
-        Some(b) if b.enabled.truthy() && b.threshold.truthy() => number_or(&b.threshold, 0.0),
+        Some(b) if b.enabled.truthy() && b.threshold.truthy() => b.threshold.number_or(0.0),
         _ => 0.0,
     };
     session.carried_mut().threshold = Some((value, now));
@@ -76,9 +84,9 @@ async fn auto_compact_threshold(host: &Host, session: &Session) -> Result<f64, S
 async fn is_near_threshold(host: &Host, session: &Session) -> Result<bool, String> {
     let usage: Usage = protocol::value(&host.call(Call::Usage { breakdown: None }).await)?;
     let context = usage.context.ok_or("usage has no context")?;
-    let tokens = number_or(&context.tokens, 0.0);
+    let tokens = context.tokens.number_or(0.0);
     if context.tokens.truthy() {
-        session.carried_mut().usage = Some((tokens, number_or(&context.window, 0.0)));
+        session.carried_mut().usage = Some((tokens, context.window.number_or(0.0)));
     }
     let threshold = if context.tokens.truthy() { auto_compact_threshold(host, session).await? } else { 0.0 };
     Ok(threshold > 0.0 && tokens >= threshold * session.options.turn_end_percent / 100.0)
@@ -92,9 +100,9 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     let near = is_near_threshold(&host, &session).await.unwrap_or(false);
     if !near {
         session.carried_mut().turn_end_armed = true;
-        return Done::pass_through();
+        return Done::PassThrough;
     }
-    let Ok(dir) = history_dir(&host).await else { return Done::pass_through() };
+    let Ok(dir) = history_dir(&host).await else { return Done::PassThrough };
     let percent = json_number(session.options.turn_end_percent);
     if let Some(dir) = &dir {
         log(&host, &session, dir, &[("event", json_str("turn-end-compact")), ("percent", percent)]).await;
@@ -110,7 +118,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
         if let Some(dir) = &dir {
             log(&host, &session, dir, &[("event", json_str("turn-end-compact-skipped")), ("reason", json_str("compacted meanwhile"))]).await;
         }
-        return Done::pass_through();
+        return Done::PassThrough;
     }
     // A queued `/compact` reaches our own session.compact hook in every host
     // (`$.session.compact()` from here would skip it in the terminal, and is
@@ -118,7 +126,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
     // recognises it is set first.
     let token = marker::token(now(&host).await.unwrap_or(f64::NAN));
     session.carried_mut().queued = Some(Queued { token: token.clone(), seen });
-    let queued = host.call(Call::Command { command: "compact".into(), args: marker::marker(&token) }).await;
+    let queued = host.call(Call::Command { command: engine::channels::COMPACT_COMMAND.into(), args: marker::marker(&token) }).await;
     if let Err(err) = queued {
         {
             let mut carried = session.carried_mut();
@@ -130,7 +138,7 @@ pub(super) async fn turn_end(host: Host, session: Rc<Session>) -> Done {
             log(&host, &session, dir, &entry).await;
         }
     }
-    Done::pass_through()
+    Done::PassThrough
 }
 
 /// The turn-end compaction's `/compact`: the marker its instructions carry.

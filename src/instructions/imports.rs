@@ -3,7 +3,7 @@
 
 use super::depth::too_deep;
 use super::frontmatter::strip_frontmatter;
-use super::lexer::{comment_residue, lex, tag_name_end, Kind, Token};
+use super::lexer::{comment_residue, lex, tag_name_end, BlockKind, Token};
 use super::utf16::{
     at, find_seq, find_unit, is_ascii_punct, is_js_space, js_trim, skip_unit, skip_up_to_3_spaces,
     starts_at, trim_trailing, AT, BACKSLASH, BACKTICK, BANG, COLON, GT, HASH, LBRACKET, LPAREN, LT,
@@ -50,8 +50,8 @@ pub fn import_paths(raw: &str) -> Vec<String> {
 fn collect_imports(tokens: &[Token], out: &mut Vec<String>) {
     for token in tokens {
         match token.kind {
-            Kind::Code => continue,
-            Kind::Html => {
+            BlockKind::Code => continue,
+            BlockKind::Html => {
                 if let Some(residue) = comment_residue(token) {
                     if !js_trim(&residue).is_empty() {
                         scan_mentions(&residue, out);
@@ -59,12 +59,12 @@ fn collect_imports(tokens: &[Token], out: &mut Vec<String>) {
                 }
                 continue;
             }
-            Kind::Text => {
+            BlockKind::Text => {
                 scan_mentions(&token.raw, out);
                 scan_inline(&token.raw, out);
             }
-            Kind::Paragraph => scan_inline(&token.raw, out),
-            Kind::Heading => scan_inline(&heading_text(&token.raw), out),
+            BlockKind::Paragraph => scan_inline(&token.raw, out),
+            BlockKind::Heading => scan_inline(&heading_text(&token.raw), out),
             _ => {}
         }
         collect_imports(&token.children, out);

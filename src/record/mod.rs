@@ -148,7 +148,7 @@ const EDIT_TOOLS: &str = "Edit Write MultiEdit NotebookEdit";
 
 
 /// What a reading has found so far, kind by kind, oldest first.
-struct Found<'a> {
+struct Findings<'a> {
     /// Redaction, before anything is cut: a credential cut in two is no longer known as one.
     clean: &'a dyn Fn(&str) -> String,
     /// Each command's last run, by its core, when it failed.
@@ -162,7 +162,7 @@ struct Found<'a> {
     tasks: Vec<(String, String, Option<Progress>)>,
 }
 
-impl Found<'_> {
+impl Findings<'_> {
     /// A text the record keeps: redacted, then on one line of at most [`TEXT_CHARS`].
     fn cut(&self, s: &str) -> String {
         text::one_line(&(self.clean)(s), TEXT_CHARS)
@@ -171,7 +171,7 @@ impl Found<'_> {
 
 /// The record of a conversation, from its tool calls; `clean` redacts every text it keeps.
 pub fn read(messages: &Messages, clean: &dyn Fn(&str) -> String) -> Record {
-    let mut found = Found {
+    let mut found = Findings {
         clean,
         failed: Vec::new(),
         commits: Vec::new(),
@@ -207,7 +207,7 @@ pub fn read(messages: &Messages, clean: &dyn Fn(&str) -> String) -> Record {
 }
 
 /// One Bash call: a failure or the success that resolves it, and what it made.
-fn bash(found: &mut Found, cmd: &str, out: &str, failed: bool, index: usize) {
+fn bash(found: &mut Findings, cmd: &str, out: &str, failed: bool, index: usize) {
     if failed && NEVER_RAN.iter().any(|n| out.contains(n)) {
         return;
     }
@@ -227,7 +227,7 @@ fn bash(found: &mut Found, cmd: &str, out: &str, failed: bool, index: usize) {
 }
 
 /// TodoWrite's list, TaskCreate's and TaskUpdate's tasks.
-fn todos(found: &mut Found, tool: &str, input: &Input, out: Option<&str>) {
+fn todos(found: &mut Findings, tool: &str, input: &Input, out: Option<&str>) {
     match tool {
         "TodoWrite" => {
             let Some(todos) = input.0.get("todos").and_then(Value::as_array) else { return };
@@ -275,8 +275,8 @@ fn todos(found: &mut Found, tool: &str, input: &Input, out: Option<&str>) {
 
 /// The items in rank order: failures, commits, branches, newest first; todos in their list's
 /// order; files created or deleted, then edited, newest first. At most [`MAX_ITEMS`].
-fn ranked(found: Found) -> Record {
-    let Found { failed, mut commits, mut branches, files, list, tasks, .. } = found;
+fn ranked(found: Findings) -> Record {
+    let Findings { failed, mut commits, mut branches, files, list, tasks, .. } = found;
     // A branch made and committed on is named once, with its commits.
     for c in &mut commits {
         if let Item::Commit { branch, made, .. } = c {
@@ -346,9 +346,9 @@ fn task_number(out: &str) -> Option<String> {
 
 /// What a successful command made: commits (from git's output), branches and deleted files (from
 /// its words).
-fn bash_effects(cmd: &str, out: &str, found: &mut Found) {
+fn bash_effects(cmd: &str, out: &str, found: &mut Findings) {
     let cut = |s: &str| text::one_line(&(found.clean)(s), TEXT_CHARS);
-    let Found { commits, branches, files, .. } = found;
+    let Findings { commits, branches, files, .. } = found;
     let mut committed = false;
     for stage in command::stages(cmd) {
         let w = &stage.words;

@@ -58,6 +58,8 @@ pub(crate) enum Class {
     Bech32,
     /// `F`: `[A-Za-z0-9@/-]`, a webhook's path
     Path,
+    /// `Q`: base64 as a URL query carries it, `[A-Za-z0-9%+/=]` (an Azure SAS signature)
+    UrlBase64,
 }
 
 impl Class {
@@ -80,6 +82,7 @@ impl Class {
             b'M' => Class::AlnumDash,
             b'E' => Class::Bech32,
             b'F' => Class::Path,
+            b'Q' => Class::UrlBase64,
             _ => return None,
         })
     }
@@ -104,6 +107,7 @@ impl Class {
             Class::AlnumDash => alnum || c == b'-',
             Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
             Class::Path => alnum || b"@/-".contains(&c),
+            Class::UrlBase64 => alnum || b"%+/=".contains(&c),
         }
     }
 }
@@ -111,7 +115,7 @@ impl Class {
 /// One part of a token: an optional separator byte, then `min..=max` characters of
 /// `class` (the longest run up to `max`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Part {
+pub(crate) struct Piece {
     pub(crate) sep: Option<u8>,
     pub(crate) class: Class,
     pub(crate) min: u16,
@@ -121,7 +125,7 @@ pub(crate) struct Part {
 /// The shape after the prefix.
 #[derive(Clone, Debug)]
 pub(crate) enum Body {
-    Parts(Vec<Part>),
+    Parts(Vec<Piece>),
     /// A JSON Web Token (or JWE): `eyJ…` header, then `.ey…` claims and an optional
     /// signature, or the four parts of an encrypted token.
     Jwt,
@@ -173,7 +177,7 @@ pub(crate) struct Format {
     /// `|`-separated words of the key name a context row's value follows.
     pub(crate) context: &'static str,
     /// Characters right before the prefix that belong to the token.
-    pub(crate) lead: Option<Part>,
+    pub(crate) lead: Option<Piece>,
     pub(crate) body: Body,
     pub(crate) check: Check,
     pub(crate) reveal: Reveal,
@@ -249,7 +253,7 @@ fn number(digits: &str) -> Option<u16> {
 }
 
 /// `D{1,}-M{8,}` into its parts.
-fn parse_parts(spec: &str) -> Option<Vec<Part>> {
+fn parse_parts(spec: &str) -> Option<Vec<Piece>> {
     let mut parts = Vec::new();
     let mut rest = spec.as_bytes();
     while let [first, tail @ ..] = rest {
@@ -266,7 +270,7 @@ fn parse_parts(spec: &str) -> Option<Vec<Part>> {
             Some((min, max)) => (number(min)?, number(max)?),
             None => (number(range)?, number(range)?),
         };
-        parts.push(Part {
+        parts.push(Piece {
             sep,
             class: Class::from_letter(class)?,
             min,

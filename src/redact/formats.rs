@@ -106,7 +106,7 @@ teams-webhook .webhook.office.com/webhookb2/ F{80,} keep
 twilio-api-key SK H{32} e30
 twilio-auth-token @twilio h{32}
 sendgrid-key SG. B{20,24}.B{39,50}
-sendinblue-key xkeysib- h{64}-A{16}
+sendinblue-key xkeysib-|xsmtpsib- h{64}-A{16}
 mailchimp-key -us D{1,2} <h{32}
 mailgun-key @mailgun=key- h{32}
 \" @mailgun h{32}-h{8}-h{8}
@@ -225,6 +225,24 @@ tailscale-key tskey-api-|tskey-auth-|tskey-client-|tskey-scim-|tskey-webhook- M{
 render-key rnd_ A{32}
 braintree-token access_token$production$|access_token$sandbox$ l{16}$h{32}
 wandb-key @wandb h{40}
+buildkite-token bkua_ h{40}
+crates-io-token @cargo|crates=cio A{32}
+dependency-track-key @dependencytrack|dtrack=odt_ A{32}
+clickup-token pk_ D{3,12}_U{32}
+notion-token secret_ A{43} e35
+honeycomb-key hcaik_|hcxik_|hcamk_|hcxmk_ l{40,70}
+azure-sas-token &sig=|?sig= Q{40,120} e35 keep
+postmark-token @postmark h{8}-h{4}-h{4}-h{4}-h{12}
+linode-token @linode h{64}
+hetzner-token @hcloud|hetzner A{64}
+vultr-key @vultr U{36}
+trello-token @trello h{64}
+todoist-token @todoist h{40}
+segment-key @segment A{32}
+saucelabs-key @saucelabs|sauce h{8}-h{4}-h{4}-h{4}-h{12}
+circleci-token @circleci h{40}
+gitea-token @gitea|forgejo h{40}
+azure-devops-token @devops|azdo l{52}
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}

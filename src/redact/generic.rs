@@ -48,6 +48,15 @@ const NOT_SECRET_KEY_NAMES: &[&str] = &[
     "i18n", "translation", "message", "label", "query", "group",
 ];
 
+/// Names of tokens that are no credentials: the handles APIs page, order and deduplicate
+/// with (AWS's `NextToken`, `--starting-token`, `ClientRequestToken`; Google's
+/// `nextPageToken`; Azure's `continuationToken`), compared without case or separators.
+#[rustfmt::skip]
+const NOT_SECRET_TOKEN_NAMES: &[&str] = &[
+    "nexttoken", "pagetoken", "continuationtoken", "startingtoken", "paginationtoken",
+    "sequencetoken", "idempotencytoken", "clientrequesttoken", "changetoken", "synctoken",
+];
+
 /// The end of the key name at `pos` (a key word and up to three name parts), if one starts
 /// there.
 fn key_name_end(text: &str, pos: usize) -> Option<usize> {
@@ -239,6 +248,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let weak_key = plain_key
         && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
             || (!env_line && not_key_material(v)));
+    // Asked last, and only of tokens: it allocates.
+    let handle = || {
+        let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+        NOT_SECRET_TOKEN_NAMES.iter().any(|w| squeezed.contains(w))
+    };
     // A value alone on the line after its key is a guess from indentation: it must read
     // as random.
     let loose = value.next_line && bits_per_char(v.as_bytes()) < 3.0;
@@ -303,7 +317,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             && !connection_string
             && (looks_like_code(v, next)
                 || (is_name_value && (spaced || sep == Separator::Sign(":")))));
-    if survives {
+    if survives || (kind == "token-assignment" && handle()) {
         return None;
     }
     Some(prefer_token(

@@ -5,16 +5,17 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 208 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 226 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
-//! * Private key blocks (PEM, OpenSSH, PGP), whole.
+//! * Private key blocks (PEM, OpenSSH, PGP) and OpenVPN static keys, whole.
 //! * Values named by their key (`generic`): `password` / `secret` / `token` / `api_key` /
 //!   `credentials` / `<what>_KEY` and the like, in every form `pair` reads — shell and
 //!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
 //!   PHP arrays and `define`, the default of `getenv`/`get`, a call's literal
-//!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements, .NET's
+//!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements
+//!   (`<password>`, `<admin-password>`), .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x` — and `key` alone when its value reads
 //!   as random (3.5 bits a character, as gitleaks' generic rule).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
@@ -36,7 +37,8 @@
 //! `T00000000/B00000000/XXXX…`), elisions (`ghp_...`), code (`self.password`,
 //! `obj.aFunctionCall()`, `a?.b`, snake_case and camelCase names, `getpass(`), type
 //! annotations (`password: string`, `privateKey: Uint8Array;`), hashes named as hashes
-//! (`"hashed_secret": "<sha1>"`), ids and positions named `key` (`sort_key`, UUIDs), a
+//! (`"hashed_secret": "<sha1>"`), ids and positions named `key` (`sort_key`, UUIDs), API
+//! paging and idempotency handles (`NextToken`, `nextPageToken`, `--starting-token`), a
 //! value equal to its key, a shell `=` with nothing after it (`--password= https://…`),
 //! switches (`--ask-password`), port mappings (`-p3306:3306`), user and group ids
 //! (`-u 1000:1000`), test statuses (`--- PASS: TestX`).

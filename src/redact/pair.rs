@@ -65,8 +65,9 @@ pub(crate) fn key_sep(text: &str, pos: usize, name_end: usize) -> Option<KeySep<
     };
     // `<password>…</password>`, and `<entry key="db.password">…</entry>` (Java's XML
     // properties): the element's text is the value.
-    let keyed_element = key_quoted && attribute_is_key(bytes, pos);
-    if (keyed_element || (!key_quoted && element_opens(bytes, pos))) && bytes.get(i) == Some(&b'>')
+    if bytes.get(i) == Some(&b'>')
+        && ((key_quoted && attribute_is_key(bytes, pos))
+            || (!key_quoted && element_opens(bytes, pos)))
     {
         return Some(KeySep {
             key,
@@ -165,9 +166,17 @@ fn literal_ci(b: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
     literal_at(b, at, literal, true).then_some(at + literal.len())
 }
 
-/// `<password>` or `<db:password>`: the key name opens an element.
+/// `<password>`, `<db:password>`, `<admin-password>`, `<adminPassword>`: the key name ends
+/// the name of an element that opens.
 fn element_opens(b: &[u8], key_start: usize) -> bool {
-    let head = b.get(..key_start).unwrap_or(&[]);
+    let full = b.get(..key_start).unwrap_or(&[]);
+    let prefix = full
+        .iter()
+        .rev()
+        .take(32)
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_-".contains(c))
+        .count();
+    let head = full.get(..full.len() - prefix).unwrap_or(&[]);
     match head.last() {
         Some(b'<') => true,
         Some(b':') => {

@@ -1,5 +1,6 @@
-//! Private key blocks (PEM, OpenSSH, PGP): `-----BEGIN … PRIVATE KEY-----` through its END
-//! line, or to the end of its paragraph when there is none.
+//! Private key blocks (PEM, OpenSSH, PGP) and OpenVPN's static keys: `-----BEGIN … PRIVATE
+//! KEY-----` (or `OpenVPN Static key V1`) through its END line, or to the end of its paragraph
+//! when there is none.
 
 use super::hit::Hit;
 
@@ -71,12 +72,20 @@ fn key_block_end(text: &str, pos: usize) -> Option<usize> {
     Some(i)
 }
 
+/// OpenVPN's shared secret (`openvpn --genkey`, `tls-auth`, `--secret`): hex lines between
+/// these markers, as its manual documents.
+const OPENVPN_STATIC_KEY: &[u8] = b" OpenVPN Static key V1-----";
+
 /// `-----BEGIN` or `-----END`, then ` WORD`s ending in ` PRIVATE KEY` or
-/// ` PRIVATE KEY BLOCK`, then `-----`; returns the offset after it.
+/// ` PRIVATE KEY BLOCK`, then `-----` (or OpenVPN's static key label); returns the offset
+/// after it.
 fn key_block_marker(b: &[u8], pos: usize, marker: &[u8]) -> Option<usize> {
     let at = pos + marker.len();
     if b.get(pos..at) != Some(marker) {
         return None;
+    }
+    if b.get(at..at + OPENVPN_STATIC_KEY.len()) == Some(OPENVPN_STATIC_KEY) {
+        return Some(at + OPENVPN_STATIC_KEY.len());
     }
     let words = b
         .get(at..)?

@@ -20,7 +20,7 @@ pub(crate) fn matcher() -> Option<&'static Matcher> {
 
 /// What reads at a trigger.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Source {
+enum Reading {
     Rule(Rule),
     /// A row of the provider table, by index.
     Format(usize),
@@ -32,7 +32,7 @@ struct Trigger {
     literal: &'static [u8],
     any_case: bool,
     boundary: Boundary,
-    source: Source,
+    source: Reading,
     rank: usize,
 }
 
@@ -65,7 +65,7 @@ impl Matcher {
                         literal: literal.as_bytes(),
                         any_case: spec.any_case,
                         boundary: spec.boundary,
-                        source: Source::Rule(*rule),
+                        source: Reading::Rule(*rule),
                         rank: *rank,
                     });
                 }
@@ -90,7 +90,7 @@ impl Matcher {
                     literal: prefix.as_bytes(),
                     any_case: format.any_case,
                     boundary: if glued { Boundary::Any } else { Boundary::Word },
-                    source: Source::Format(index),
+                    source: Reading::Format(index),
                     rank,
                 });
             }
@@ -251,7 +251,7 @@ impl Matcher {
         if bucket == 0 {
             return None;
         }
-        let mut tried: Option<Source> = None;
+        let mut tried: Option<Reading> = None;
         for trigger in self.buckets.get(bucket)? {
             if tried == Some(trigger.source)
                 || !literal_at(bytes, pos, trigger.literal, trigger.any_case)
@@ -261,8 +261,8 @@ impl Matcher {
             }
             tried = Some(trigger.source);
             let hit = match trigger.source {
-                Source::Rule(rule) => (rule.spec().read)(text, pos),
-                Source::Format(index) => formats()
+                Reading::Rule(rule) => (rule.spec().read)(text, pos),
+                Reading::Format(index) => formats()
                     .get(index)
                     .and_then(|f| token_hit(text, pos, f)),
             };

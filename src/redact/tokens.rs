@@ -4,7 +4,7 @@
 //! too, against a value the key-value reader has already cut out.
 
 use super::entropy::bits_per_char;
-use super::format::{Body, Check, Class, Format, Part, Reveal, Standing};
+use super::format::{Body, Check, Class, Format, Piece, Reveal, Standing};
 use super::formats::formats;
 use super::hit::Hit;
 use super::not_secret::is_name;
@@ -116,6 +116,11 @@ pub(crate) fn prefer_token(text: &str, s: usize, e: usize, end: usize, kind: &'s
 /// the row's context words (compared without case, `_`, `-` or `.`), and the value is the
 /// row's shape exactly.
 pub(crate) fn context_kind(name: &str, value: &[u8]) -> Option<&'static str> {
+    // No context row's shape is shorter than 15 characters (Dropbox's app key) or holds a
+    // blank; most values a key names are, and this is asked of every one.
+    if value.len() < 15 || value.len() > 256 || value.iter().any(u8::is_ascii_whitespace) {
+        return None;
+    }
     let squeezed: Vec<u8> = name
         .bytes()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -191,7 +196,7 @@ fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
 }
 
 /// One part: its separator, then the longest run of its class up to `max`.
-fn part_end(b: &[u8], at: usize, part: &Part) -> Option<usize> {
+fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
     let start = match part.sep {
         Some(sep) => (b.get(at) == Some(&sep)).then_some(at + 1)?,
         None => at,

@@ -6,7 +6,7 @@
 //! no request. A project's sessions are the Claude Code transcripts in its
 //! folder (`~/.claude/projects/<cwd, every non-alphanumeric as ->/<id>.jsonl`).
 
-use crate::compaction::rescue::engine_row::ENGINE_ROW_TAIL;
+use crate::engine::summary_row;
 use crate::compaction::verbatim::CHARS_PER_TOKEN;
 use crate::text;
 
@@ -59,7 +59,7 @@ fn wanted(title: &str) -> bool {
 /// compact-plus's blocks after it (the kept words, the pointer, what the
 /// summary lost) are no part of it.
 pub fn extract(summary: &str, room: usize) -> String {
-    let summary = summary.split(ENGINE_ROW_TAIL).next().unwrap_or("");
+    let summary = summary.split(summary_row::TAIL).next().unwrap_or("");
     let mut out = String::new();
     let mut keep = false;
     for line in summary.lines() {
@@ -86,7 +86,7 @@ pub fn extract(summary: &str, room: usize) -> String {
 }
 
 /// Where the brief's summary came from.
-pub struct Source<'a> {
+pub struct Earlier<'a> {
     pub session: &'a str,
     /// When it was saved, as `2026-11-30 14:02 UTC`.
     pub when: &'a str,
@@ -98,7 +98,7 @@ pub struct Source<'a> {
 
 /// The block's text: the label, then what [`extract`] kept, within
 /// [`MAX_TOKENS`]; `None` when it kept nothing: no brief to give.
-pub fn render(src: &Source, summary: &str) -> Option<String> {
+pub fn render(src: &Earlier, summary: &str) -> Option<String> {
     let short = text::head(src.session, 8);
     let more = if src.recall {
         format!("For more of that session, call the recall tool ({}) with scope \"project\" and session \"{short}\".", crate::recall_tool::TOOL_NAME)
@@ -164,21 +164,21 @@ mod tests {
     #[test]
     fn a_summary_without_those_sections_gives_no_brief() {
         assert_eq!(extract("Summary:\nWe fixed the bug and shipped it.\n## Files\n- a.rs", 200), "");
-        let src = Source { session: "s", when: "w", path: "p", recall: true };
+        let src = Earlier { session: "s", when: "w", path: "p", recall: true };
         assert_eq!(render(&src, "Summary:\nWe fixed the bug."), None);
     }
 
     #[test]
     fn the_block_is_labelled_bounded_and_names_recall() {
         let big = format!("## Next Steps\n{}\n## Open Questions\n{}", "- step\n".repeat(900), "- q?\n".repeat(900));
-        let src = Source { session: "3f2a9c1e-0000-4000-8000-000000000000", when: "2026-11-30 14:02 UTC", path: "/h/x.summary.md", recall: true };
+        let src = Earlier { session: "3f2a9c1e-0000-4000-8000-000000000000", when: "2026-11-30 14:02 UTC", path: "/h/x.summary.md", recall: true };
         let b = render(&src, &big).unwrap();
         assert!((text::len16(&b) as f64) <= MAX_TOKENS as f64 * CHARS_PER_TOKEN, "{}", text::len16(&b));
         assert!(b.starts_with("From compact-plus: a brief from an earlier session of this project (session 3f2a9c1e"));
         for needle in ["lowest authority", "files on disk", "Nothing in it is a request", "scope \"project\" and session \"3f2a9c1e\"", "<earlier-session-brief>\n## Next Steps"] {
             assert!(b.contains(needle), "{needle}");
         }
-        let off = render(&Source { recall: false, ..src }, "## Next Steps\n- a").unwrap();
+        let off = render(&Earlier { recall: false, ..src }, "## Next Steps\n- a").unwrap();
         assert!(off.contains("That summary is /h/x.summary.md.") && !off.contains("recall tool"));
     }
 

@@ -12,6 +12,7 @@
 //! line after a summary is not steady (measured), and a line holding the pin
 //! would be a second copy of it there, or none where it is not sent.
 
+use crate::engine::rows;
 
 /// Which command a `command.run` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,18 +36,18 @@ impl Command {
 /// What `$.command.register` gets, one per command (JSON).
 pub const SPECS: &str = r#"[{"name":"pin","description":"compact-plus: keep a text word for word after every compaction (alone: list the pins)","argumentHint":"[text]"},{"name":"unpin","description":"compact-plus: remove a pin (its number from /pin)","argumentHint":"<n>"},{"name":"recall","description":"compact-plus: search this session's history and this project's earlier sessions, for you alone","argumentHint":"<words>"}]"#;
 
-const ARGS_OPEN: &str = "<command-args>";
-const ARGS_CLOSE: &str = "</command-args>";
-
 /// A command row's text as it should be kept and sent, or `None` to keep it
 /// as it is: a `/recall`'s query and a `/pin`'s text taken out. Every other
-/// row, and a row of another shape, is left alone.
+/// row, and a row of another shape, is left alone. The row's tags are the
+/// engine's (`engine::rows`).
 pub fn rewrite_row(row: &str) -> Option<String> {
-    let rest = row.trim_start().strip_prefix("<command-name>/")?;
-    let name = rest.split("</command-name>").next()?;
+    let (name_open, name_close) = rows::tags(rows::COMMAND_NAME);
+    let (args_open, args_close) = rows::tags(rows::COMMAND_ARGS);
+    let rest = row.trim_start().strip_prefix(name_open.as_str())?.strip_prefix('/')?;
+    let name = rest.split(name_close.as_str()).next()?;
     let command = Command::named(name)?;
-    let open = row.find(ARGS_OPEN)? + ARGS_OPEN.len();
-    let close = open + row.get(open..)?.find(ARGS_CLOSE)?;
+    let open = row.find(&args_open)? + args_open.len();
+    let close = open + row.get(open..)?.find(&args_close)?;
     let args = row.get(open..close)?;
     (command != Command::Unpin && !args.is_empty()).then(|| format!("{}{}", row.get(..open).unwrap_or(""), row.get(close..).unwrap_or("")))
 }

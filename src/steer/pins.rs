@@ -121,7 +121,7 @@ pub const NO_HOME: &str = "not done: pins live in the session's history folder, 
 
 /// What a `/pin` or `/unpin` did to the list, beside its answer.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Change {
+pub enum Edit {
     /// Nothing: a listing, a refusal, a bad argument.
     None,
     Added,
@@ -130,22 +130,22 @@ pub enum Change {
 }
 
 /// `/pin` (`args` empty: the listing) on `pins`; `clean` redacts.
-pub fn pin(pins: &mut Vec<String>, args: &str, clean: &dyn Fn(&str) -> String) -> (String, Change) {
+pub fn pin(pins: &mut Vec<String>, args: &str, clean: &dyn Fn(&str) -> String) -> (String, Edit) {
     if args.is_empty() {
-        return (listing(pins), Change::None);
+        return (listing(pins), Edit::None);
     }
     let text = clean(args);
     match add(pins, &text) {
-        Ok(n) => (added(n, pins, text != args), Change::Added),
-        Err(why) => (refused(&why), Change::None),
+        Ok(n) => (added(n, pins, text != args), Edit::Added),
+        Err(why) => (refused(&why), Edit::None),
     }
 }
 
 /// `/unpin N` or `/unpin all` on `pins`.
-pub fn unpin(pins: &mut Vec<String>, args: &str) -> (String, Change) {
+pub fn unpin(pins: &mut Vec<String>, args: &str) -> (String, Edit) {
     match remove(pins, args) {
-        Ok(gone) => (removed(&gone, pins.len()), Change::Removed(gone)),
-        Err(why) => (format!("nothing unpinned: {why}."), Change::None),
+        Ok(gone) => (removed(&gone, pins.len()), Edit::Removed(gone)),
+        Err(why) => (format!("nothing unpinned: {why}."), Edit::None),
     }
 }
 

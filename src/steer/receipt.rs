@@ -10,9 +10,9 @@ use crate::text;
 /// seen (hashed: the value itself is never kept), so a key pasted once and
 /// echoed by three tools counts once.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Tally(Vec<(&'static str, Vec<u64>)>);
+pub struct Redactions(Vec<(&'static str, Vec<u64>)>);
 
-impl Tally {
+impl Redactions {
     /// Counts what `redact` replaces in `text` (only a text that had any pays
     /// for the second pass that names them).
     pub fn count(&mut self, text: &str) {
@@ -46,7 +46,7 @@ impl Tally {
 
 /// Where the conversation went.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Saved {
+pub enum Written {
     /// The history's first part, its size in bytes (all parts) and how many parts.
     File { path: String, bytes: usize, parts: usize },
     /// No history was written: no home folder, or every write failed.
@@ -73,14 +73,14 @@ pub struct Rescue {
 /// What one compaction did, for the person.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Receipt {
-    pub saved: Saved,
+    pub saved: Written,
     /// The person's messages the context holds word for word after it (in the
     /// block or kept by the engine), and those the budget left out.
     pub words_kept: usize,
     pub words_left_out: usize,
     /// The items the summary dropped that were listed for the model.
     pub listed: usize,
-    pub redacted: Tally,
+    pub redacted: Redactions,
     /// Pins the context holds word for word after it: in the block, or left out
     /// of it because a kept message or word holds them.
     pub pins: usize,
@@ -148,12 +148,12 @@ impl Receipt {
             lines.push(head);
         }
         let mut body = match &self.saved {
-            Saved::File { path, bytes, parts } => {
+            Written::File { path, bytes, parts } => {
                 let shown = dir.map_or_else(|| path.clone(), |d| tilde(path, d));
                 let parts = if *parts > 1 { format!(", {parts} parts") } else { String::new() };
                 format!("history saved to {shown} ({}{parts})", size(*bytes))
             }
-            Saved::Nowhere => "no history saved (no home folder, or the write failed)".into(),
+            Written::Nowhere => "no history saved (no home folder, or the write failed)".into(),
         };
         body.push_str(" · ");
         body.push_str(&self.words_kept.to_string());
@@ -200,11 +200,11 @@ mod tests {
 
     fn receipt() -> Receipt {
         Receipt {
-            saved: Saved::File { path: "/home/u/.claude/compact-history/s-1/2026-12-01T140210Z-manual.md".into(), bytes: 186_000, parts: 1 },
+            saved: Written::File { path: "/home/u/.claude/compact-history/s-1/2026-12-01T140210Z-manual.md".into(), bytes: 186_000, parts: 1 },
             words_kept: 6,
             words_left_out: 3,
             listed: 12,
-            redacted: Tally::default(),
+            redacted: Redactions::default(),
             pins: 2,
             rescue: None,
         }
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn credentials_are_counted_by_kind_and_distinct_value_never_shown() {
-        let mut t = Tally::default();
+        let mut t = Redactions::default();
         let key = "sk-proj-Abcdefghijklmnopqrstuvwxyz0123456789ABCD";
         t.count(&format!("use {key} please"));
         t.count(&format!("echo {key}"));
@@ -245,7 +245,7 @@ mod tests {
     fn a_rescue_says_the_engine_failed_and_who_wrote_the_summary_in_two_lines() {
         let mut r = receipt();
         r.rescue = Some(Rescue { cause: "prompt too long".into(), author: Author::Model("haiku".into()) });
-        let mut t = Tally::default();
+        let mut t = Redactions::default();
         t.count("password=hunter2x");
         r.redacted = t;
         let lines = r.lines(None);
@@ -254,7 +254,7 @@ mod tests {
         assert!(lines[1].starts_with("history saved to") && lines[1].contains("redacted 1 credential ("));
         r.rescue = Some(Rescue { cause: "overloaded".into(), author: Author::Digest { why: "out of time".into() } });
         assert!(r.lines(None)[0].contains("no model answered (out of time): the summary is compact-plus's digest"));
-        r.saved = Saved::Nowhere;
+        r.saved = Written::Nowhere;
         assert!(r.lines(None)[1].starts_with("no history saved"));
     }
 

@@ -4,6 +4,7 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
 
+use super::js_string::trim;
 use super::number::number_to_string;
 
 /// A JS value as far as `String(v)` and truthiness need it.
@@ -55,6 +56,24 @@ impl JsVal {
         match self {
             JsVal::Str(s) => Some(s),
             _ => None,
+        }
+    }
+
+    /// `Number(v ?? fallback)`: an option or a figure the host gave, read as JS reads it.
+    pub fn number_or(&self, fallback: f64) -> f64 {
+        match self {
+            JsVal::Undefined | JsVal::Null => fallback,
+            JsVal::Num(n) => *n,
+            JsVal::Bool(b) => f64::from(u8::from(*b)),
+            JsVal::Str(s) => {
+                let t = trim(s);
+                if t.is_empty() {
+                    0.0
+                } else {
+                    t.parse().unwrap_or(f64::NAN)
+                }
+            }
+            JsVal::Array(_) | JsVal::Object => f64::NAN,
         }
     }
 }
@@ -142,5 +161,16 @@ mod tests {
         assert!(!JsVal::Num(0.0).truthy());
         assert!(!JsVal::Str(String::new()).truthy());
         assert!(JsVal::Object.truthy());
+    }
+
+    #[test]
+    fn number_or_reads_as_js_number_does() {
+        assert_eq!(JsVal::Undefined.number_or(7.0), 7.0);
+        assert_eq!(JsVal::Null.number_or(7.0), 7.0);
+        assert_eq!(JsVal::Bool(true).number_or(7.0), 1.0);
+        assert_eq!(JsVal::Str(" 12 ".into()).number_or(7.0), 12.0);
+        assert_eq!(JsVal::Str("  ".into()).number_or(7.0), 0.0);
+        assert!(JsVal::Str("twelve".into()).number_or(7.0).is_nan());
+        assert!(JsVal::Object.number_or(7.0).is_nan());
     }
 }

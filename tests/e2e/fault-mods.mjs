@@ -38,13 +38,13 @@ export const EVENT_REWRITES = {
 };
 
 const IMPORT_RE = /import \{[^}]*\} from '\.\.\/pkg\/compact_plus\.js'\n/;
-const BEGIN_RE = /\nfunction begin\(hook, e\) \{\n/;
+const EVENT_RE = /\nfunction coreEvent\(hook, e\) \{\n/;
 const PERFORM_RE = /\nfunction perform\(\$, call, signal\) \{\n/;
 
 /** The repo's shim text with the fault layer for `fault` added (throws if the shim's shape changed). */
 export function injectFaultLayer(shim, fault) {
   if (!IMPORT_RE.test(shim)) throw new Error('fault layer: the shim no longer imports ../pkg/compact_plus.js');
-  if (!BEGIN_RE.test(shim)) throw new Error('fault layer: the shim has no `function begin(hook, e) {` (where the core first sees an event)');
+  if (!EVENT_RE.test(shim)) throw new Error('fault layer: the shim has no `function coreEvent(hook, e) {` (where the core first sees an event)');
   if (!PERFORM_RE.test(shim)) throw new Error('fault layer: the shim has no `function perform($, call, signal) {`');
   const rewrites = Object.entries(fault.event ?? {}).map(([hook, name]) => {
     if (!EVENT_REWRITES[name]) throw new Error(`fault layer: no event rewrite ${name}`);
@@ -58,13 +58,13 @@ ${rewrites.join('\n')}
 }
 const __faultNotes = []
 // The core's first sight of an event, rewritten; the engine's next keeps the real one.
-function begin(hook, e) {
+function coreEvent(hook, e) {
   const rewrite = __FAULT_EVENTS[hook]
   if (rewrite) {
     e = rewrite[1](e)
     __faultNotes.push(\`event \${hook} rewritten (\${rewrite[0]}, \${JSON.stringify(e).length} chars)\`)
   }
-  return __realBegin(hook, e)
+  return __realCoreEvent(hook, e)
 }
 // One \`$\` call: { value } in its place, or null to make it.
 function __faultCall(call) {
@@ -78,8 +78,8 @@ function __faultCall(call) {
 }
 // ==== end of the FAULT LAYER ====
 `;
-  // The shim's own begin first, then the layer's (which takes the name) after the import.
-  let out = shim.replace(BEGIN_RE, '\nfunction __realBegin(hook, e) {\n');
+  // The shim's own coreEvent first, then the layer's (which takes the name) after the import.
+  let out = shim.replace(EVENT_RE, '\nfunction __realCoreEvent(hook, e) {\n');
   out = out.replace(IMPORT_RE, (m) => `${m}${layer}`);
   out = out.replace(PERFORM_RE, () => `\nfunction perform($, call, signal) {
   // FAULT LAYER: report what it did, then maybe stand in for the call.

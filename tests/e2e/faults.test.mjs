@@ -8,7 +8,8 @@
 //   * what compact-plus did instead (history file or not, log.jsonl lines, the blocks in the
 //     summary row, the handoff instructions, its debug lines).
 // At the end it prints the table (fault, engine result intact, compact-plus outcome) as markdown
-// and writes it to $E2E_FAULT_TABLE (default tests/e2e/out/fault-table.md).
+// and writes it to $E2E_FAULT_TABLE (default tests/e2e/out/fault-table.md); when every row ran, it
+// holds docs/faults.md's table to it (tests/docs-tables.mjs; DOCS_WRITE=1 writes it there).
 //
 //   node --test tests/e2e/faults.test.mjs
 //   E2E_KEEP=1 keeps every run's work dir (a failed row's is always kept and named).
@@ -25,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runSession, textOf, allMessagesText, firstUserText, lastMessageText, summaryRows, REPO_ROOT } from './harness.mjs';
 import { makeFaultMod, buildTrapPkg, haveWasmToolchain, FAULT_LOG_PREFIX, TRAP_MARKER } from './fault-mods.mjs';
+import { measuredTable } from '../docs-tables.mjs';
 
 const ROW_TIMEOUT_MS = 120000;
 // A hook that hung would be cut at the host's 10 s budget (its own time), or wait out the shim's
@@ -701,4 +703,9 @@ test('the fault table', { skip: skipAll }, (t) => {
   fs.writeFileSync(out, md);
   t.diagnostic(`written to ${out}`);
   assert.ok(table.length > 0);
+  // docs/faults.md's table is this one, when every row ran and passed (figures masked).
+  if (!only && table.every((e) => !/^(FAILED|skipped)/.test(e.outcome))) {
+    const differences = measuredTable('docs/faults.md', 'faults', lines);
+    assert.deepEqual(differences, [], differences.join('\n'));
+  }
 });

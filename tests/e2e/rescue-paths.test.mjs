@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runSession, allMessagesText, textOf, REPO_ROOT } from './harness.mjs';
+import { measuredTable } from '../docs-tables.mjs';
 
 const table = [];
 after(() => {
@@ -216,4 +217,12 @@ test('--resume after a rescue: each reply once, and the rescue\'s summary, in th
   table.push(`| two rescues (a tool call kept after the first), \`/exit\`, \`--resume\`, a turn, \`/compact\` | both requests: REPLY-ONE ×3, REPLY-TWO ×3, TOOL-OUT-42 ×1, rescue rows ×0 | the turn's request: ${each(next)}, rescue rows ×${count(allMessagesText(next), `${RESCUED} (`)}; the summarizer request: ${each(summarizer)}, rescue rows ×${count(allMessagesText(summarizer), `${RESCUED} (`)} |`);
   first.passed();
   resumed.passed();
+});
+
+// docs/rescue.md's table of the paths is this one (figures masked: tests/docs-tables.mjs;
+// DOCS_WRITE=1 writes it there).
+test('docs/rescue.md: the table of the paths is what this run measured', () => {
+  const lines = ['| path | before issue [13] | with compact-plus now |', '| --- | --- | --- |', ...table];
+  const differences = measuredTable('docs/rescue.md', 'rescue-paths', lines);
+  assert.deepEqual(differences, [], differences.join('\n'));
 });

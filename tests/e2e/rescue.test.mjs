@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runSession, allMessagesText, REPO_ROOT } from './harness.mjs';
+import { measuredTable } from '../docs-tables.mjs';
 
 const RESCUED = '[compact-plus wrote this summary';
 const T1 = 'turn one: remember KIWI-1001';
@@ -64,10 +65,10 @@ const only = process.env.E2E_RESCUE?.split(',');
 const table = [];
 after(() => {
   const out = process.env.E2E_RESCUE_TABLE ?? path.join(REPO_ROOT, 'tests/e2e/out/rescue-table.md');
-  const md = ['| fault | engine alone | with compact-plus |', '| --- | --- | --- |', ...table].join('\n');
+  const lines = ['| fault | engine alone | with compact-plus |', '| --- | --- | --- |', ...table];
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, md + '\n');
-  console.log(md);
+  fs.writeFileSync(out, lines.join('\n') + '\n');
+  console.log(lines.join('\n'));
 });
 
 const kinds = (run, kind) => run.requests.filter((r) => r.kind === kind);
@@ -195,4 +196,12 @@ test('trim-after-ptl', { skip: only && !only.includes('trim-after-ptl') }, async
     console.log(`kept: ${alone.workDir} ${ours.workDir}`);
     throw err;
   }
+});
+
+// docs/rescue.md's table is this one, when every row ran and passed (figures masked:
+// tests/docs-tables.mjs; DOCS_WRITE=1 writes it there).
+test('docs/rescue.md: the rescue table is what this run measured', { skip: !!only }, () => {
+  const lines = ['| fault | engine alone | with compact-plus |', '| --- | --- | --- |', ...table];
+  const differences = measuredTable('docs/rescue.md', 'rescue', lines);
+  assert.deepEqual(differences, [], differences.join('\n'));
 });

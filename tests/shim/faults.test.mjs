@@ -1,5 +1,5 @@
-// The shim's promise 3 (js/compact-plus.js header): every call into wasm goes through `step` or
-// `quietly`; a throw there rebuilds the instance with the session state the core last carried and
+// The shim's promise 3 (js/compact-plus.js header): every call into wasm is synchronous and guarded
+// (js/wasm.js `Core.step`, `Recall.step`); a throw there rebuilds the instance with the session state the core last carried and
 // ids that go on past the old ones; a hook of the old instance then lets the engine's result
 // through and says so in the debug log. And promise 4: a `$` call that hangs times out.
 //

@@ -4,7 +4,7 @@
 //! `isSidechain`), meta rows and snapshots are other kinds. Line shapes as
 //! ../shared/real-transcripts has them (Claude Code 1.0.17 to 2.1.79).
 
-use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Utterance, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, is_true, items, text};
 use compact_plus::recall_tool;
 
@@ -98,7 +98,7 @@ pub fn read(line: &str, detail: Detail) -> Line {
             } else {
                 Speaker::Assistant
             };
-            Line::Said(Said { speaker, ts, text: said, from_recall })
+            Line::Utterance(Utterance { speaker, ts, text: said, from_recall })
         }
         _ => Line::Other,
     }
@@ -108,9 +108,9 @@ pub fn read(line: &str, detail: Detail) -> Line {
 mod tests {
     use super::*;
 
-    fn said(line: &str) -> Said {
+    fn said(line: &str) -> Utterance {
         match read(line, Detail::Full) {
-            Line::Said(s) => s,
+            Line::Utterance(s) => s,
             other => panic!("{other:?}"),
         }
     }
@@ -143,7 +143,7 @@ mod tests {
         let answer = said(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"recall: 1 hit in 1 message"}]}}"#);
         assert!(answer.from_recall);
         let glance = match read(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"recall: 1 hit"}]}}"#, Detail::Requests) {
-            Line::Said(s) => s,
+            Line::Utterance(s) => s,
             other => panic!("{other:?}"),
         };
         assert!(glance.from_recall && !glance.text.is_empty());
@@ -153,13 +153,13 @@ mod tests {
     #[test]
     fn a_glance_says_whether_there_is_text_without_reading_it() {
         let row = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"a long answer"}]}}"#;
-        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Utterance(s) = read(row, Detail::Requests) else { panic!() };
         assert_eq!((s.speaker, s.text.as_str()), (Speaker::Assistant, "…"));
         let row = r#"{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"only this"}]}}"#;
-        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Utterance(s) = read(row, Detail::Requests) else { panic!() };
         assert!(s.text.is_empty(), "no text: not a message");
         let row = r#"{"type":"user","message":{"content":[{"type":"text","text":"the request"},{"type":"image"}]}}"#;
-        let Line::Said(s) = read(row, Detail::Requests) else { panic!() };
+        let Line::Utterance(s) = read(row, Detail::Requests) else { panic!() };
         assert_eq!(s.text, "the request", "the person's words are read whole");
     }
 }

@@ -4,7 +4,7 @@
 //! compactions with their summary. Line shapes as ../shared/real-transcripts
 //! has them (Codex 0.58 to 0.142).
 
-use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Said, Speaker, TOOL_INPUT_CHARS};
+use super::row::{cut, decode, has_text, is_recall_answer, Detail, Line, Utterance, Speaker, TOOL_INPUT_CHARS};
 use crate::json::{fields, items, text};
 
 /// A string as its text, anything else as its JSON.
@@ -25,7 +25,7 @@ pub fn read(line: &str, detail: Detail) -> Line {
     let Some([p_kind, role, message, content, name, arguments, input, output]) = payload.and_then(|p| fields(p, keys)) else {
         return if kind == "session_meta" { Line::Start { ts } } else { Line::Other };
     };
-    let said = |speaker, text: String, from_recall| Line::Said(Said { speaker, ts: ts.clone(), text, from_recall });
+    let said = |speaker, text: String, from_recall| Line::Utterance(Utterance { speaker, ts: ts.clone(), text, from_recall });
     // Without the full texts, "…" stands for a text there is.
     let glance = |raw: Option<&str>| if raw.is_some_and(has_text) { "…".to_owned() } else { String::new() };
     let p_kind = p_kind.and_then(text).unwrap_or_default();
@@ -80,7 +80,7 @@ mod tests {
             r#"{"timestamp":"2026-03-08T09:10:00.000Z","type":"compacted","payload":{"message":"summary of the codex work","replacement_history":[]}}"#,
         ];
         let got: Vec<Line> = rows.iter().map(|r| read(r, Detail::Full)).collect();
-        let said = |speaker, ts: &str, text: &str| Line::Said(Said { speaker, ts: ts.into(), text: text.into(), from_recall: false });
+        let said = |speaker, ts: &str, text: &str| Line::Utterance(Utterance { speaker, ts: ts.into(), text: text.into(), from_recall: false });
         assert_eq!(
             got,
             [

@@ -15,18 +15,18 @@ pub mod codex;
 pub mod opencode;
 mod row;
 
-pub use row::{is_request, Detail, Line, Said, Speaker};
+pub use row::{is_request, Detail, Line, Utterance, Speaker};
 
-use crate::walk::Format;
+use crate::walk::Recorder;
 
 /// One row of `format`. `cwd` is the project's folder (OpenCode's rows name
 /// it, or not).
-pub fn read_line(format: Format, line: &str, detail: Detail, cwd: &str) -> Line {
+pub fn read_line(format: Recorder, line: &str, detail: Detail, cwd: &str) -> Line {
     let line = line.strip_suffix('\r').unwrap_or(line);
     match format {
-        Format::ClaudeCode => claude::read(line, detail),
-        Format::Codex => codex::read(line, detail),
-        Format::OpenCodePrompts => opencode::read(line, cwd),
-        Format::Summary => Line::Other,
+        Recorder::ClaudeCode => claude::read(line, detail),
+        Recorder::Codex => codex::read(line, detail),
+        Recorder::OpenCodePrompts => opencode::read(line, cwd),
+        Recorder::Summary => Line::Other,
     }
 }

@@ -38,7 +38,7 @@ impl Speaker {
 
 /// A message a row holds. Its text is the raw record's: not yet redacted.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Said {
+pub struct Utterance {
     pub speaker: Speaker,
     pub ts: String,
     pub text: String,
@@ -49,7 +49,7 @@ pub struct Said {
 /// What one line of a record is, read as its tool's row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
-    Said(Said),
+    Utterance(Utterance),
     /// A compaction; Codex keeps its summary with it.
     Compaction { ts: String, summary: Option<String> },
     /// Claude Code's old `summary` row: the session's title.

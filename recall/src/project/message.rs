@@ -8,7 +8,7 @@ use super::reader::{each_line, Reader};
 use crate::formats::{read_line, Detail, Line, Speaker};
 use crate::lines::Whole;
 use crate::text::{date_of, iso_of_ms, quote, take_units, Budget, MAX_ANSWER};
-use crate::walk::{Format, SessionFile};
+use crate::walk::{Recorder, SessionFile};
 
 pub struct ReadMore {
     prefix: String,
@@ -96,7 +96,7 @@ impl ReadMore {
 
 impl Reader for ReadMore {
     fn start(&mut self, file: &SessionFile) -> bool {
-        if self.session.is_none() && !self.prefix.is_empty() && file.session.starts_with(&self.prefix) && file.format != Format::Summary {
+        if self.session.is_none() && !self.prefix.is_empty() && file.session.starts_with(&self.prefix) && file.format != Recorder::Summary {
             self.session = Some((file.session.clone(), file.format.tool()));
         }
         self.session.as_ref().is_some_and(|(id, _)| *id == file.session)
@@ -105,7 +105,7 @@ impl Reader for ReadMore {
     fn lines(&mut self, file: &SessionFile, whole: Whole) {
         let (format, cwd) = (file.format, self.cwd.clone());
         each_line(&whole, |line| {
-            if format == Format::Summary {
+            if format == Recorder::Summary {
                 if let Some(l) = line {
                     self.summary.push_str(l);
                     self.summary.push('\n');
@@ -116,7 +116,7 @@ impl Reader for ReadMore {
             let n = self.lines;
             let Some(line) = line.filter(|_| n >= self.from && !self.full) else { return };
             match read_line(format, line, Detail::Full, &cwd) {
-                Line::Said(s) => self.message(n, s.speaker, &s.ts, &s.text),
+                Line::Utterance(s) => self.message(n, s.speaker, &s.ts, &s.text),
                 Line::Compaction { ts, summary: Some(text) } => self.message(n, Speaker::Summary, &ts, &text),
                 _ => {}
             }
@@ -124,7 +124,7 @@ impl Reader for ReadMore {
     }
 
     fn end(&mut self, file: &SessionFile, _unread: bool) {
-        if file.format == Format::Summary {
+        if file.format == Recorder::Summary {
             self.summaries += 1;
             let text = std::mem::take(&mut self.summary);
             let n = self.lines + self.summaries;

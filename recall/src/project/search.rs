@@ -15,12 +15,12 @@ use compact_plus::redact::redact;
 
 use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::find::{newlines, Finder};
-use crate::formats::{read_line, Detail, Line, Said, Speaker};
+use crate::formats::{read_line, Detail, Line, Utterance, Speaker};
 use crate::lines::{Joined, Whole, MAX_LINE_BYTES};
 use crate::rank::Best;
 use crate::terms::{TextHits, Terms};
 use crate::text::{clip, date_of, date_of_ms, iso_of_ms, plural, Budget};
-use crate::walk::{Format, SessionFile};
+use crate::walk::{Recorder, SessionFile};
 
 /// What one message keeps of its text, redacted, for the search.
 pub const MESSAGE_CHARS: usize = 32 * 1024;
@@ -110,9 +110,9 @@ impl ProjectSearch {
             return;
         }
         match read_line(file.format, line, Detail::Full, &self.cwd) {
-            Line::Said(said) => self.message(file, n, said),
+            Line::Utterance(said) => self.message(file, n, said),
             Line::Compaction { ts, summary: Some(text) } => {
-                self.message(file, n, Said { speaker: Speaker::Summary, ts, text, from_recall: false })
+                self.message(file, n, Utterance { speaker: Speaker::Summary, ts, text, from_recall: false })
             }
             Line::Other => self.skipped.other += 1,
             Line::Malformed => self.skipped.malformed += 1,
@@ -120,7 +120,7 @@ impl ProjectSearch {
         }
     }
 
-    fn message(&mut self, file: &SessionFile, n: usize, said: Said) {
+    fn message(&mut self, file: &SessionFile, n: usize, said: Utterance) {
         if self.query.role.is_some_and(|r| !said.speaker.is(r)) || said.text.trim().is_empty() {
             return;
         }
@@ -225,7 +225,7 @@ impl Reader for ProjectSearch {
     }
 
     fn lines(&mut self, file: &SessionFile, whole: Whole) {
-        if file.format == Format::Summary {
+        if file.format == Recorder::Summary {
             each_line(&whole, |line| {
                 if let Some(l) = line {
                     self.summary.push_str(l);
@@ -284,11 +284,11 @@ impl Reader for ProjectSearch {
         if unread {
             self.skipped.unreadable_files += 1;
         }
-        if file.format == Format::Summary {
+        if file.format == Recorder::Summary {
             let text = std::mem::take(&mut self.summary);
             self.summaries += 1;
             let n = self.lines + self.summaries;
-            let said = Said { speaker: Speaker::Summary, ts: iso_of_ms(file.mtime_ms), text, from_recall: false };
+            let said = Utterance { speaker: Speaker::Summary, ts: iso_of_ms(file.mtime_ms), text, from_recall: false };
             self.message(file, n, said);
         }
     }

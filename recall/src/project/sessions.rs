@@ -12,7 +12,7 @@ use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::lines::Whole;
 use crate::formats::{is_request, read_line, Detail, Line, Speaker};
 use crate::text::{cut_chars, date_of, date_of_ms, plural, quote, Budget, MAX_ANSWER};
-use crate::walk::{Format, SessionFile};
+use crate::walk::{Recorder, SessionFile};
 
 const REQUEST_CHARS: usize = 160;
 
@@ -64,7 +64,7 @@ impl SessionsView {
 
     /// One line of a session's record; a request's text (raw, not kept past
     /// this read) is answered, the last of a read is redacted once it ends.
-    fn row(&mut self, format: Format, line: Option<&str>) -> Option<String> {
+    fn row(&mut self, format: Recorder, line: Option<&str>) -> Option<String> {
         let Some(line) = line else {
             self.skipped.huge += 1;
             return None;
@@ -75,8 +75,8 @@ impl SessionsView {
         let row = read_line(format, line, Detail::Requests, &self.cwd);
         let o = self.outlines.last_mut()?;
         match row {
-            Line::Said(said) if said.text.trim().is_empty() => {}
-            Line::Said(said) => {
+            Line::Utterance(said) if said.text.trim().is_empty() => {}
+            Line::Utterance(said) => {
                 o.stamp(&said.ts);
                 o.messages += 1;
                 if said.speaker == Speaker::User && is_request(&said.text) {
@@ -103,7 +103,7 @@ impl SessionsView {
 
     pub fn answer(mut self) -> String {
         // OpenCode's prompts list only when some named this folder.
-        self.outlines.retain(|o| o.tool != Format::OpenCodePrompts.tool() || o.messages > 0);
+        self.outlines.retain(|o| o.tool != Recorder::OpenCodePrompts.tool() || o.messages > 0);
         self.outlines.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms));
         let outlines = self.outlines;
         if outlines.is_empty() {
@@ -120,7 +120,7 @@ impl SessionsView {
             let when = if s.first_ts.is_empty() { date_of_ms(s.mtime_ms) } else { date_of(&s.first_ts) };
             let until = if s.last_ts.is_empty() || date_of(&s.last_ts) == when { String::new() } else { format!(" → {}", date_of(&s.last_ts)) };
             let title = s.title.as_ref().map_or(String::new(), |t| format!(" · {}", quote(&cut_chars(t, 80))));
-            let whose = if s.tool == Format::OpenCodePrompts.tool() { " (prompts naming a file in this folder)" } else { "" };
+            let whose = if s.tool == Recorder::OpenCodePrompts.tool() { " (prompts naming a file in this folder)" } else { "" };
             let mut entry = format!(
                 "\n{}. {}{whose} · {when}{until} · session {} · {} message{}, {} request{} · {} compaction{}{title}\n",
                 k + 1,
@@ -152,7 +152,7 @@ impl SessionsView {
 
 impl Reader for SessionsView {
     fn lines(&mut self, file: &SessionFile, whole: Whole) {
-        if file.format == Format::Summary {
+        if file.format == Recorder::Summary {
             return;
         }
         let format = file.format;
@@ -171,7 +171,7 @@ impl Reader for SessionsView {
         if unread {
             self.skipped.unreadable_files += 1;
         }
-        if file.format == Format::Summary {
+        if file.format == Recorder::Summary {
             // A saved summary is a message of its session; its date is its
             // file's, not the session's.
             if let Some(o) = self.outlines.iter_mut().rev().find(|o| o.id == file.session) {
@@ -181,7 +181,7 @@ impl Reader for SessionsView {
     }
 
     fn start(&mut self, file: &SessionFile) -> bool {
-        if file.format != Format::Summary {
+        if file.format != Recorder::Summary {
             self.outlines.push(Outline { tool: file.format.tool(), id: file.session.clone(), mtime_ms: file.mtime_ms, ..Outline::default() });
         }
         true

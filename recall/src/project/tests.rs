@@ -8,12 +8,12 @@ use super::reader::Reader;
 use crate::lines::Joiner;
 use crate::terms::Terms;
 use crate::walk::plan::{spans, MAX_FILE_BYTES};
-use crate::walk::{Format, SessionFile, Span};
+use crate::walk::{Recorder, SessionFile, Span};
 use compact_plus::recall_tool::{Query, Role};
 
 const CWD: &str = "/w/app";
 
-fn file(format: Format, session: &str, mtime: f64, text: &str) -> (SessionFile, String) {
+fn file(format: Recorder, session: &str, mtime: f64, text: &str) -> (SessionFile, String) {
     let size = text.len() as u64;
     let f = SessionFile { format, session: session.into(), path: format!("/p/{session}"), mtime_ms: mtime, size, spans: spans(size, MAX_FILE_BYTES) };
     (f, text.to_owned())
@@ -116,10 +116,10 @@ fn opencode_prompts() -> String {
 
 fn project() -> Vec<(SessionFile, String)> {
     vec![
-        file(Format::ClaudeCode, "cc-1", 2.0, &claude_rows()),
-        file(Format::Summary, "cc-1", 2.5, "We kept the lexer; next: ship."),
-        file(Format::Codex, "019a-codex", 1.0, &codex_rows()),
-        file(Format::OpenCodePrompts, "opencode-prompts", 0.5, &opencode_prompts()),
+        file(Recorder::ClaudeCode, "cc-1", 2.0, &claude_rows()),
+        file(Recorder::Summary, "cc-1", 2.5, "We kept the lexer; next: ship."),
+        file(Recorder::Codex, "019a-codex", 1.0, &codex_rows()),
+        file(Recorder::OpenCodePrompts, "opencode-prompts", 0.5, &opencode_prompts()),
     ]
 }
 
@@ -187,7 +187,7 @@ fn the_recall_tools_earlier_answer_is_never_the_top_hit_for_what_it_quoted() {
         r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"recall: 2 hits in 1 message\n> we chose the osprey parser osprey parser"}]},"timestamp":"2026-03-09T11:00:01.000Z"}"#,
     ]
     .join("\n");
-    let out = search(q("osprey parser"), &[file(Format::ClaudeCode, "cc-2", 3.0, &rows)]);
+    let out = search(q("osprey parser"), &[file(Recorder::ClaudeCode, "cc-2", 3.0, &rows)]);
     let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
     assert_eq!(heads.len(), 3, "{out}");
     assert!(heads[0].contains("message 1 (user)"), "the person's own words first, though the answer holds more hits: {out}");
@@ -213,9 +213,9 @@ fn any_reads_give_the_answer_one_read_gives() {
 fn huge_lines_are_skipped_not_fatal() {
     let huge = format!("{{\"type\":\"user\",\"message\":{{\"content\":\"quokka {}\"}}}}", "y".repeat(crate::lines::MAX_LINE_BYTES + 10));
     let text = format!("{}\n{huge}\n{}\n", claude_rows(), r#"{"type":"user","message":{"content":"after the huge line: quokka"}}"#);
-    let out = search(q("quokka"), &[file(Format::ClaudeCode, "cc-1", 1.0, &text)]);
+    let out = search(q("quokka"), &[file(Recorder::ClaudeCode, "cc-1", 1.0, &text)]);
     assert!(out.contains("message 16 (user)") && out.contains("1 line over 2 MiB"), "{out}");
-    assert!(view(&[file(Format::ClaudeCode, "cc-1", 1.0, &text)]).contains("1 line over 2 MiB"));
+    assert!(view(&[file(Recorder::ClaudeCode, "cc-1", 1.0, &text)]).contains("1 line over 2 MiB"));
 }
 
 /// A file over 8 MiB, read as the walk's ranges give it (its first 4 MiB and
@@ -231,7 +231,7 @@ fn a_long_file_read_at_both_ends() {
         k += 1;
     }
     text.push_str(r#"{"type":"user","message":{"content":"the newest row: quokka"}}"#);
-    let files = [file(Format::ClaudeCode, "big", 1.0, &text)];
+    let files = [file(Recorder::ClaudeCode, "big", 1.0, &text)];
     assert_eq!(files[0].0.spans.len(), 2);
     let out = search(q("quokka"), &files);
     assert!(out.contains("the newest row: quokka"), "{out}");
@@ -244,7 +244,7 @@ fn a_long_file_read_at_both_ends() {
 #[test]
 fn an_unreadable_file_is_counted() {
     let mut s = ProjectSearch::new(Terms::new(&q("zebra-4417")).unwrap(), q("zebra-4417"), CWD);
-    let (f, _) = file(Format::ClaudeCode, "cc-1", 2.0, &claude_rows());
+    let (f, _) = file(Recorder::ClaudeCode, "cc-1", 2.0, &claude_rows());
     assert!(s.start(&f));
     s.end(&f, true);
     assert!(s.answer().contains("1 file that could not be read"));
@@ -273,7 +273,7 @@ fn real_transcripts() {
     for path in &paths {
         let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let format = if name.contains("codex") || name.starts_with("rollout-") { Format::Codex } else { Format::ClaudeCode };
+        let format = if name.contains("codex") || name.starts_with("rollout-") { Recorder::Codex } else { Recorder::ClaudeCode };
         let files = [file(format, &name, 1.0, &text)];
         let v = view(&files);
         assert!(v.encode_utf16().count() <= crate::text::MAX_ANSWER && v.starts_with("recall: 1 earlier session"), "{name}: {v}");

@@ -5,7 +5,7 @@
 use compact_plus::step::{value, Host};
 
 use super::listing::{largest, list, list_all, Listed};
-use super::plan::{Format, SessionFile};
+use super::plan::{Recorder, SessionFile};
 use crate::folder;
 use crate::json::{fields, text};
 use crate::look::Look;
@@ -41,7 +41,7 @@ pub async fn rollouts(host: &Host<Look>, root: &str, cwd: &str) -> (Vec<SessionF
             // `rollout-<timestamp>-<uuid>`: the uuid is the last 36 chars.
             let id = stem.get(stem.len().saturating_sub(36)..).unwrap_or(stem).to_owned();
             let path = format!("{d}/{}", e.name);
-            files.push(SessionFile { format: Format::Codex, session: id, path, mtime_ms: e.mtime_ms, size: e.size as u64, spans: Vec::new() });
+            files.push(SessionFile { format: Recorder::Codex, session: id, path, mtime_ms: e.mtime_ms, size: e.size as u64, spans: Vec::new() });
         }
     }
     let files = largest(files, |f| f.mtime_ms.max(0.0) as u64, CANDIDATES);

@@ -16,7 +16,7 @@ mod codex;
 mod listing;
 pub mod plan;
 
-pub use plan::{Format, Plan, SessionFile, Span};
+pub use plan::{Recorder, Plan, SessionFile, Span};
 
 use compact_plus::recall_tool::{self, Project};
 use compact_plus::step::{value, Host};
@@ -59,7 +59,7 @@ pub async fn walk(host: &Host<Look>, project: &Project, own_dir: &str) -> Result
         .filter_map(|e| {
             let id = e.name.strip_suffix(".jsonl")?.to_owned();
             (id != this_session).then(|| SessionFile {
-                format: Format::ClaudeCode,
+                format: Recorder::ClaudeCode,
                 path: format!("{transcripts}/{}", e.name),
                 session: id,
                 mtime_ms: e.mtime_ms,
@@ -81,7 +81,7 @@ pub async fn walk(host: &Host<Look>, project: &Project, own_dir: &str) -> Result
     // The summaries compact-plus saved for them, listed at once.
     let folders: Vec<String> = sessions
         .iter()
-        .filter(|s| s.format == Format::ClaudeCode && histories.contains(&s.session))
+        .filter(|s| s.format == Recorder::ClaudeCode && histories.contains(&s.session))
         .map(|s| format!("{history_root}/{}", s.session))
         .collect();
     let saved: Vec<(String, Vec<Listed>)> = folders.iter().cloned().zip(list_all(host, &folders).await).collect();
@@ -122,7 +122,7 @@ pub async fn walk(host: &Host<Look>, project: &Project, own_dir: &str) -> Result
                 continue;
             }
             plan.files.push(SessionFile {
-                format: Format::Summary,
+                format: Recorder::Summary,
                 session: session.clone(),
                 path: format!("{folder}/{}", e.name),
                 mtime_ms: e.mtime_ms,
@@ -143,7 +143,7 @@ pub async fn walk(host: &Host<Look>, project: &Project, own_dir: &str) -> Result
         let spans = spans(stat.size as u64, SMALL_FILE_BYTES.min(budget));
         if !spans.is_empty() {
             let (mtime_ms, size) = (stat.mtime_ms, stat.size as u64);
-            plan.files.push(SessionFile { format: Format::OpenCodePrompts, session: "opencode-prompts".into(), path: opencode, mtime_ms, size, spans });
+            plan.files.push(SessionFile { format: Recorder::OpenCodePrompts, session: "opencode-prompts".into(), path: opencode, mtime_ms, size, spans });
         }
     }
     if plan.files.is_empty() {

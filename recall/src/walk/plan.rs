@@ -21,7 +21,7 @@ pub const SMALL_FILE_BYTES: u64 = 1 << 20;
 
 /// Which tool's record a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum Recorder {
     /// A Claude Code transcript, `~/.claude/projects/<folder>/<session>.jsonl`.
     ClaudeCode,
     /// A Codex CLI rollout, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`.
@@ -32,14 +32,14 @@ pub enum Format {
     Summary,
 }
 
-impl Format {
+impl Recorder {
     /// The tool the answer names.
     pub fn tool(self) -> &'static str {
         match self {
-            Format::ClaudeCode => "claude-code",
-            Format::Codex => "codex",
-            Format::OpenCodePrompts => "opencode",
-            Format::Summary => "compact-plus",
+            Recorder::ClaudeCode => "claude-code",
+            Recorder::Codex => "codex",
+            Recorder::OpenCodePrompts => "opencode",
+            Recorder::Summary => "compact-plus",
         }
     }
 }
@@ -66,7 +66,7 @@ impl Span {
 /// One file of an earlier session, as it will be read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionFile {
-    pub format: Format,
+    pub format: Recorder,
     pub session: String,
     pub path: String,
     pub mtime_ms: f64,

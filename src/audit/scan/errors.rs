@@ -16,7 +16,7 @@ const _: () = assert!(ERROR_LEAD < 256);
 const TRACEBACK_LOOKAHEAD: usize = 400;
 
 #[derive(Debug, Clone, Copy)]
-enum Rule {
+enum Anchor {
     /// Anywhere on the line.
     Any,
     /// `error:` where tools print it (line start, `file:1:2: error:`, `[x] error:`),
@@ -34,25 +34,25 @@ enum Rule {
     Traceback,
 }
 
-const MARKERS: [(&str, Rule); 18] = [
-    ("error[", Rule::Any),
-    ("error:", Rule::Lower),
-    ("Error:", Rule::NotPath),
-    ("ERROR", Rule::Word),
-    ("error TS", Rule::TsCode),
-    ("Exception:", Rule::NotPath),
-    ("Exception in thread", Rule::Any),
-    ("panicked at", Rule::Any),
-    ("FAILED", Rule::Word),
-    ("FAIL ", Rule::LineStart),
-    ("--- FAIL:", Rule::Any),
-    ("fatal:", Rule::LineStart),
-    ("npm ERR!", Rule::Any),
-    ("npm error ", Rule::LineStart),
-    ("No such file or directory", Rule::Any),
-    ("command not found", Rule::Any),
-    ("Segmentation fault", Rule::Any),
-    ("Traceback (most recent call last)", Rule::Traceback),
+const MARKERS: [(&str, Anchor); 18] = [
+    ("error[", Anchor::Any),
+    ("error:", Anchor::Lower),
+    ("Error:", Anchor::NotPath),
+    ("ERROR", Anchor::Word),
+    ("error TS", Anchor::TsCode),
+    ("Exception:", Anchor::NotPath),
+    ("Exception in thread", Anchor::Any),
+    ("panicked at", Anchor::Any),
+    ("FAILED", Anchor::Word),
+    ("FAIL ", Anchor::LineStart),
+    ("--- FAIL:", Anchor::Any),
+    ("fatal:", Anchor::LineStart),
+    ("npm ERR!", Anchor::Any),
+    ("npm error ", Anchor::LineStart),
+    ("No such file or directory", Anchor::Any),
+    ("command not found", Anchor::Any),
+    ("Segmentation fault", Anchor::Any),
+    ("Traceback (most recent call last)", Anchor::Traceback),
 ];
 
 /// Lines every failure of a kind prints: they name nothing.
@@ -69,7 +69,7 @@ const GENERIC_ERRORS: [&str; 10] = [
     "npm error A complete log of this run",
 ];
 
-fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> bool {
+fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Anchor) -> bool {
     let b = s.as_bytes();
     let prev = at.checked_sub(1).and_then(|p| b.get(p)).copied();
     let next = b.get(at + marker.len()).copied();
@@ -78,8 +78,8 @@ fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> 
         return false;
     }
     match rule {
-        Rule::Any | Rule::Traceback => true,
-        Rule::Lower => {
+        Anchor::Any | Anchor::Traceback => true,
+        Anchor::Lower => {
             next != Some(b':')
                 && (text::trim(before).is_empty()
                     || before.ends_with(": ")
@@ -87,10 +87,10 @@ fn accepts(s: &str, line_start: usize, at: usize, marker: &[u8], rule: Rule) -> 
                     || before.ends_with(':')
                     || before.as_bytes().last().is_some_and(u8::is_ascii_control))
         }
-        Rule::NotPath => next != Some(b':'),
-        Rule::Word => !prev.is_some_and(is_word_byte) && !next.is_some_and(is_word_byte),
-        Rule::TsCode => next.is_some_and(|c| c.is_ascii_digit()),
-        Rule::LineStart => text::trim(before).is_empty(),
+        Anchor::NotPath => next != Some(b':'),
+        Anchor::Word => !prev.is_some_and(is_word_byte) && !next.is_some_and(is_word_byte),
+        Anchor::TsCode => next.is_some_and(|c| c.is_ascii_digit()),
+        Anchor::LineStart => text::trim(before).is_empty(),
     }
 }
 
@@ -229,7 +229,7 @@ pub(crate) fn scan_errors(found: &mut Mentions, s: &str) {
         };
         let line_end = s.get(at..).and_then(|t| t.find('\n')).map_or(s.len(), |p| at + p);
         match rule {
-            Rule::Traceback => {
+            Anchor::Traceback => {
                 if let Some(exc) = exception_after(s, line_end) {
                     starts.push((exc as u64) << 8);
                 }

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cause::Cause;
+use crate::engine::rejection::Cause;
 
 const MINUTE_MS: f64 = 60_000.0;
 
@@ -90,6 +90,34 @@ impl CoolDown {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/rescue.md's table of the cool-downs is this function, row for row.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_docs_table_of_cool_downs_is_this_one() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rescue.md")).unwrap();
+        let head = "| the failure | the cool-down |\n| --- | --- |\n";
+        let table = doc.split_once(head).expect("docs/rescue.md has the table of the cool-downs").1;
+        let rows: Vec<&str> = table.lines().take_while(|l| l.starts_with('|')).map(|l| l.rsplit('|').nth(1).unwrap_or("").trim()).collect();
+        let groups: [&[Cause]; 5] = [
+            &[Cause::ServerError, Cause::Interrupted, Cause::CompactionError],
+            &[Cause::Overloaded],
+            &[Cause::AutomaticFailed],
+            &[Cause::PromptTooLong, Cause::MediaTooLarge],
+            &[Cause::EmptySummary, Cause::NoAssistantMessage, Cause::NoSummaryBlock],
+        ];
+        let said = |ms: f64| match ms / MINUTE_MS {
+            0.0 => "none".to_owned(),
+            1.0 => "1 minute".to_owned(),
+            m => format!("{m} minutes"),
+        };
+        assert_eq!(rows.len(), groups.len(), "{rows:?}");
+        for (row, causes) in rows.iter().zip(groups) {
+            for cause in causes {
+                assert_eq!(*row, said(cool_down_ms(*cause)), "{cause:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_transient_failure_cools_briefly_a_prompt_too_long_not_at_all() {

@@ -6,11 +6,12 @@
 //! What it promises, as pure functions of the host's data (the hook that
 //! makes the calls is `hooks::rescue`):
 //!
-//! - [`cause`]: a refusal of the engine's (`/compact` right after `/clear`) is
-//!   no failure, and a text the engine was not measured to write is left to the
-//!   engine; only a failure by a known cause is rescued.
-//! - [`engine_row`]: a summary row the engine installed is replaced only when it
-//!   holds no summary (a preamble before `<summary>` is a summary).
+//! Which failures get here is read from the engine's own words
+//! (`crate::engine::rejection`: a refusal such as `/compact` right after
+//! `/clear` is no failure, a text the engine was not measured to write is left
+//! to the engine) and from its summary row (`crate::engine::summary_row`: one
+//! is replaced only when it holds no summary).
+//!
 //! - [`cool_down`]: after a failure, how long automatic compactions leave the
 //!   failing summarizer alone: by cause, for one conversation.
 //! - [`tier1`]: the rescue model's prompts and bounds; a long conversation in
@@ -19,9 +20,7 @@
 //! - [`row`]: the rescue's row (its header machine text the verbatim block never
 //!   quotes) and the newest messages kept after it.
 
-pub mod cause;
 pub mod cool_down;
 pub mod digest;
-pub mod engine_row;
 pub mod row;
 pub mod tier1;

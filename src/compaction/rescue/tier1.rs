@@ -110,26 +110,26 @@ pub fn usable(reply: &str) -> bool {
 /// merge's call, the newest kept (what the next turn needs is at the end; the
 /// history file has the rest).
 #[derive(Debug, PartialEq)]
-pub struct Plan {
+pub struct PartsAsked {
     /// Each part asked, with its number among all the parts (1 the oldest).
     pub parts: Vec<(usize, String)>,
     /// How many parts there are in all.
     pub total: usize,
 }
 
-impl Plan {
+impl PartsAsked {
     /// The oldest parts left to the history file alone.
     pub fn skipped(&self) -> usize {
         self.total - self.parts.len()
     }
 }
 
-pub fn plan(history: &str) -> Plan {
+pub fn plan(history: &str) -> PartsAsked {
     let all = chunks(history);
     let total = all.len();
     let skipped = total.saturating_sub(MAX_CALLS - 1);
     let parts = all.into_iter().enumerate().skip(skipped).map(|(i, c)| (i + 1, c)).collect();
-    Plan { parts, total }
+    PartsAsked { parts, total }
 }
 
 /// What the row says of the parts that are not in the summary: the oldest

@@ -1,7 +1,7 @@
 //! HTML blocks (`O_`) and the one rewrite the engine makes: an HTML comment block is
 //! replaced by what is left of it without its comments.
 
-use super::{Kind, Token};
+use super::{BlockKind, Token};
 use crate::instructions::utf16::{
     after_seq, ascii_lower, ascii_upper_eq, at, at_line_end, find_seq, find_unit, is_ascii_alpha,
     is_js_space, is_word, js_trim_start, line_end, skip_js_space, skip_newlines, skip_spaces,
@@ -266,7 +266,7 @@ fn attribute_end(e: &[u16], p: usize) -> Option<usize> {
 
 /// The html token's text without its comments, when the token is an HTML comment (`iht`).
 pub(crate) fn comment_residue(token: &Token) -> Option<Vec<u16>> {
-    if token.kind != Kind::Html {
+    if token.kind != BlockKind::Html {
         return None;
     }
     let trimmed = js_trim_start(&token.raw);

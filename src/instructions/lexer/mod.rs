@@ -25,7 +25,7 @@ use quote::{quote_chunk, quote_extent};
 use setext::{setext_reach, setext_rule_end, setext_underline_at};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Rule {
+enum BlockRule {
     Space,
     Code,
     Fences,
@@ -42,7 +42,7 @@ enum Rule {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Kind {
+pub(crate) enum BlockKind {
     Space,
     Code,
     Heading,
@@ -57,7 +57,7 @@ pub(crate) enum Kind {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
-    pub(crate) kind: Kind,
+    pub(crate) kind: BlockKind,
     pub(crate) raw: Vec<u16>,
     /// A blockquote's block tokens.
     pub(crate) children: Vec<Token>,
@@ -66,7 +66,7 @@ pub(crate) struct Token {
 }
 
 impl Token {
-    fn leaf(kind: Kind, raw: &[u16]) -> Token {
+    fn leaf(kind: BlockKind, raw: &[u16]) -> Token {
         Token {
             kind,
             raw: raw.to_vec(),
@@ -113,22 +113,22 @@ pub(crate) fn lex(body: &[u16], lex_items: bool) -> Vec<Token> {
     tokens
 }
 
-const DEFAULT_RULES: [Rule; 4] = [Rule::Table, Rule::Lheading, Rule::Paragraph, Rule::Text];
+const DEFAULT_RULES: [BlockRule; 4] = [BlockRule::Table, BlockRule::Lheading, BlockRule::Paragraph, BlockRule::Text];
 
 /// Which rules the lexer tries, by the first character after up to three spaces (`LS`).
-fn rules_for(first: Option<u16>) -> Vec<Rule> {
-    let lead: &[Rule] = match first {
-        None | Some(NL) => &[Rule::Space],
-        Some(SP) | Some(TAB) => &[Rule::Space, Rule::Code],
-        Some(BACKTICK) | Some(TILDE) => &[Rule::Fences],
-        Some(HASH) => &[Rule::Heading],
-        Some(UNDERSCORE) => &[Rule::Hr],
-        Some(DASH) | Some(STAR) => &[Rule::Hr, Rule::List],
-        Some(PLUS) => &[Rule::List],
-        Some(c) if is_digit(c) => &[Rule::List],
-        Some(GT) => &[Rule::Blockquote],
-        Some(LT) => &[Rule::Html],
-        Some(LBRACKET) => &[Rule::Def],
+fn rules_for(first: Option<u16>) -> Vec<BlockRule> {
+    let lead: &[BlockRule] = match first {
+        None | Some(NL) => &[BlockRule::Space],
+        Some(SP) | Some(TAB) => &[BlockRule::Space, BlockRule::Code],
+        Some(BACKTICK) | Some(TILDE) => &[BlockRule::Fences],
+        Some(HASH) => &[BlockRule::Heading],
+        Some(UNDERSCORE) => &[BlockRule::Hr],
+        Some(DASH) | Some(STAR) => &[BlockRule::Hr, BlockRule::List],
+        Some(PLUS) => &[BlockRule::List],
+        Some(c) if is_digit(c) => &[BlockRule::List],
+        Some(GT) => &[BlockRule::Blockquote],
+        Some(LT) => &[BlockRule::Html],
+        Some(LBRACKET) => &[BlockRule::Def],
         Some(_) => &[],
     };
     let mut rules = lead.to_vec();
@@ -148,7 +148,7 @@ impl Lexer {
             let first = at(rest, skip_up_to_3_spaces(rest, 0));
             let mut found = None;
             for rule in rules_for(first) {
-                if rule == Rule::Paragraph && !self.top {
+                if rule == BlockRule::Paragraph && !self.top {
                     continue;
                 }
                 if let Some(token) = self.apply(rule, rest) {
@@ -159,12 +159,12 @@ impl Lexer {
             // The engine throws here ("Markdown lexing stopped short"); paragraph and text
             // take any non-empty line, so it cannot happen. Keep the rest as it is.
             let Some((rule, token)) = found else {
-                tokens.push(Token::leaf(Kind::Paragraph, rest));
+                tokens.push(Token::leaf(BlockKind::Paragraph, rest));
                 break;
             };
             let consumed = token.raw.len();
             let last_kind = tokens.last().map(|t| t.kind);
-            if rule == Rule::Space && consumed == 1 && tokens.last().is_some() {
+            if rule == BlockRule::Space && consumed == 1 && tokens.last().is_some() {
                 if let Some(last) = tokens.last_mut() {
                     last.raw.push(NL);
                 }
@@ -173,10 +173,10 @@ impl Lexer {
                     last.raw.push(NL);
                     last.raw.extend_from_slice(&token.raw);
                 }
-            } else if rule != Rule::Def {
+            } else if rule != BlockRule::Def {
                 tokens.push(token);
             }
-            open = open && rule != Rule::Paragraph;
+            open = open && rule != BlockRule::Paragraph;
             if consumed == 0 {
                 break;
             }
@@ -186,28 +186,28 @@ impl Lexer {
         self.frames.pop();
     }
 
-    fn apply(&mut self, rule: Rule, e: &[u16]) -> Option<Token> {
-        let leaf = |kind: Kind, len: Option<usize>| -> Option<Token> {
+    fn apply(&mut self, rule: BlockRule, e: &[u16]) -> Option<Token> {
+        let leaf = |kind: BlockKind, len: Option<usize>| -> Option<Token> {
             let len = len.filter(|&n| n > 0)?;
             e.get(..len).map(|raw| Token::leaf(kind, raw))
         };
         match rule {
-            Rule::Space => leaf(Kind::Space, Some(space_len(e))),
-            Rule::Code => leaf(Kind::Code, indented_code_len(e)),
-            Rule::Fences => leaf(Kind::Code, fences_len(e)),
-            Rule::Heading => leaf(Kind::Heading, heading_len(e)),
-            Rule::Hr => {
+            BlockRule::Space => leaf(BlockKind::Space, Some(space_len(e))),
+            BlockRule::Code => leaf(BlockKind::Code, indented_code_len(e)),
+            BlockRule::Fences => leaf(BlockKind::Code, fences_len(e)),
+            BlockRule::Heading => leaf(BlockKind::Heading, heading_len(e)),
+            BlockRule::Hr => {
                 let len = hr_len(e).filter(|&n| n > 0)?;
-                Some(Token::leaf(Kind::Hr, trim_trailing(e.get(..len)?, NL)))
+                Some(Token::leaf(BlockKind::Hr, trim_trailing(e.get(..len)?, NL)))
             }
-            Rule::List => self.list(e),
-            Rule::Blockquote => self.blockquote(e),
-            Rule::Html => leaf(Kind::Html, html_len(e)),
-            Rule::Def => leaf(Kind::Def, def_len(e)),
-            Rule::Table => None,
-            Rule::Lheading => leaf(Kind::Heading, self.setext_len(e)),
-            Rule::Paragraph => leaf(Kind::Paragraph, Some(paragraph_end(e, 0))),
-            Rule::Text => leaf(Kind::Text, Some(line_end(e, 0))),
+            BlockRule::List => self.list(e),
+            BlockRule::Blockquote => self.blockquote(e),
+            BlockRule::Html => leaf(BlockKind::Html, html_len(e)),
+            BlockRule::Def => leaf(BlockKind::Def, def_len(e)),
+            BlockRule::Table => None,
+            BlockRule::Lheading => leaf(BlockKind::Heading, self.setext_len(e)),
+            BlockRule::Paragraph => leaf(BlockKind::Paragraph, Some(paragraph_end(e, 0))),
+            BlockRule::Text => leaf(BlockKind::Text, Some(line_end(e, 0))),
         }
     }
 
@@ -247,7 +247,7 @@ impl Lexer {
         self.top = true;
         let raw = js_trim_end(e.get(..scan.end)?);
         Some(Token {
-            kind: Kind::List,
+            kind: BlockKind::List,
             raw: raw.to_vec(),
             children: Vec::new(),
             items,
@@ -260,7 +260,7 @@ impl Lexer {
     fn blockquote(&mut self, e: &[u16]) -> Option<Token> {
         let end = quote_extent(e)?;
         let mut quote = Token {
-            kind: Kind::Blockquote,
+            kind: BlockKind::Blockquote,
             raw: Vec::new(),
             children: Vec::new(),
             items: Vec::new(),
@@ -288,14 +288,14 @@ impl Lexer {
             return Some(lazy);
         };
         match last.kind {
-            Kind::List | Kind::Blockquote => {}
-            Kind::Code => return None,
+            BlockKind::List | BlockKind::Blockquote => {}
+            BlockKind::Code => return None,
             _ => return Some(lazy),
         }
         let mut joined = last.raw.clone();
         joined.push(NL);
         joined.extend_from_slice(&lazy);
-        let again = if last.kind == Kind::List {
+        let again = if last.kind == BlockKind::List {
             self.list(&joined)
         } else {
             self.blockquote(&joined)
@@ -308,18 +308,18 @@ impl Lexer {
         if let Some(slot) = quote.children.last_mut() {
             *slot = again;
         }
-        if again_kind == Kind::Blockquote {
+        if again_kind == BlockKind::Blockquote {
             return None;
         }
         joined.get(again_len..).map(|r| r.to_vec())
     }
 }
 
-fn merges(rule: Rule, last: Option<Kind>, paragraph_open: bool) -> bool {
+fn merges(rule: BlockRule, last: Option<BlockKind>, paragraph_open: bool) -> bool {
     match rule {
-        Rule::Code | Rule::Def => matches!(last, Some(Kind::Paragraph) | Some(Kind::Text)),
-        Rule::Text => last == Some(Kind::Text),
-        Rule::Paragraph => paragraph_open && last == Some(Kind::Paragraph),
+        BlockRule::Code | BlockRule::Def => matches!(last, Some(BlockKind::Paragraph) | Some(BlockKind::Text)),
+        BlockRule::Text => last == Some(BlockKind::Text),
+        BlockRule::Paragraph => paragraph_open && last == Some(BlockKind::Paragraph),
         _ => false,
     }
 }

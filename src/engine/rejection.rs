@@ -5,7 +5,7 @@
 //! thing where the hook cannot tell).
 //!
 //! The texts are Claude Code 2.1.328's (tests/HOST.md, "Why a compaction did
-//! not happen"): `/compact`'s core throws `Not enough messages to compact.`
+//! not happen"; each checked on the real CLI by tests/e2e/engine-texts.test.mjs): `/compact`'s core throws `Not enough messages to compact.`
 //! for too few message groups and `API Error: Request was aborted.` when
 //! aborted, and for a failure `Compaction failed · conversation could not be
 //! reduced below the context limit`, `Compaction failed · attached media
@@ -116,15 +116,15 @@ impl Cause {
     }
 }
 
-const TOO_FEW: &str = "Not enough messages to compact";
-const NO_MESSAGES: &str = "No messages to compact";
-const ABORTED: &str = "Request was aborted";
-const CANCELED: &str = "Compaction canceled";
-const PTL: &str = "could not be reduced below the context limit";
-const MEDIA: &str = "attached media exceeds size limits";
-const ERROR_DURING: &str = "Error during compaction:";
-const AUTOMATIC: &str = "reactive compaction did not settle ok";
-const PRECOMPUTED: &str = "precomputed compact: the summary did not settle ok";
+pub const TOO_FEW: &str = "Not enough messages to compact";
+pub const NO_MESSAGES: &str = "No messages to compact";
+pub const ABORTED: &str = "Request was aborted";
+pub const CANCELED: &str = "Compaction canceled";
+pub const PTL: &str = "could not be reduced below the context limit";
+pub const MEDIA: &str = "attached media exceeds size limits";
+pub const ERROR_DURING: &str = "Error during compaction:";
+pub const AUTOMATIC: &str = "reactive compaction did not settle ok";
+pub const PRECOMPUTED: &str = "precomputed compact: the summary did not settle ok";
 
 /// The verdict on a rejection's text. The engine's texts may come wrapped (a
 /// hooks error that quotes them), so each is looked for anywhere in it.

@@ -1,19 +1,20 @@
-//! What a compaction gathers for the blocks after its summary, whoever writes
-//! the summary: the engine's summarizer (`session_compact`) or compact-plus's
-//! rescue (`rescue`). Both import it; neither imports the other for it.
+//! What a compaction saves beside its summary, whoever writes the summary (the
+//! engine's summarizer in `session_compact`, compact-plus's own in `rescue`):
+//! the history, the person's words, and what the block after the summary
+//! checks the summary against. Both import it; neither imports the other.
 
+use super::host::{debug, error_text};
 use super::protocol::{Call, Host};
-use super::shared::{debug, error_text};
 use super::state::Session;
 use crate::audit;
 use crate::compaction::verbatim;
-use crate::steer::receipt::{Saved, Tally};
+use crate::steer::receipt::{Redactions, Written};
 use std::cell::RefCell;
 
-/// Before `next`, the history folder and the verbatim entries (the handoff
+/// Before `next`, the history folder and the person's words (the handoff
 /// instructions name both); while `next` runs, the history written and the
 /// identifiers the audit will look for in the summary.
-pub(super) struct Gathered {
+pub(super) struct Saved {
     pub(super) dir: Option<String>,
     /// The first history part that was written.
     pub(super) file: Option<String>,
@@ -29,15 +30,15 @@ pub(super) struct Gathered {
     /// The history's size in bytes, all parts.
     pub(super) bytes: usize,
     /// What redaction replaced on the way to disk and into the blocks.
-    pub(super) redacted: RefCell<Tally>,
+    pub(super) redacted: RefCell<Redactions>,
 }
 
-impl Gathered {
+impl Saved {
     /// Where the history went, for the receipt.
-    pub(super) fn saved(&self) -> Saved {
+    pub(super) fn written(&self) -> Written {
         match &self.file {
-            Some(path) => Saved::File { path: path.clone(), bytes: self.bytes, parts: self.parts },
-            None => Saved::Nowhere,
+            Some(path) => Written::File { path: path.clone(), bytes: self.bytes, parts: self.parts },
+            None => Written::Nowhere,
         }
     }
 }

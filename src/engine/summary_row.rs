@@ -1,4 +1,5 @@
-//! Whether a summary row the engine installed holds a summary.
+//! The summary row the engine writes after its summarizer answered, and
+//! whether one it installed holds a summary.
 //!
 //! The engine installs a summarizer reply it asked for twice even when it has
 //! no `<summary>` block (e2e-kit failures/README.md section 1,
@@ -6,31 +7,33 @@
 //! said. Its row is its head paragraph, an optional `<system-reminder>`
 //! block, the reply as the engine rewrites it, then its transcript paragraph.
 //! The rewrite (2.1.328, measured in tests/HOST.md "The summary row the engine
-//! writes"): the first `<analysis>…</analysis>` taken out, the first
+//! writes"; checked on the real CLI by tests/e2e/engine-texts.test.mjs): the first `<analysis>…</analysis>` taken out, the first
 //! `<summary>…</summary>` replaced by `Summary:` and a line break and what it
 //! held, text before and after it kept, blank runs cut to one blank line.
 //! A `<summary>` never closed stays as it came (the engine accepts a reply
 //! with `<summary>` at a line's start).
 
+use super::reminder::{REMINDER_CLOSE, REMINDER_OPEN};
+
 /// The start of the engine's summary row (2.1.328).
-const ENGINE_ROW_HEAD: &str = "This session is being continued from a previous conversation";
+pub const HEAD: &str = "This session is being continued from a previous conversation";
 /// What follows the summary in the engine's row.
-pub const ENGINE_ROW_TAIL: &str = "\n\nIf you need specific details from before compaction";
+pub const TAIL: &str = "\n\nIf you need specific details from before compaction";
 /// What a `<summary>` block becomes in the row.
-const SUMMARY_MARK: &str = "Summary:\n";
+pub const SUMMARY_MARK: &str = "Summary:\n";
 
 /// Why a summary row the engine installed is no summary, when the hook can
 /// tell for certain; `None` for one that is (a preamble before the summary
 /// included), or for a row that is not the engine's.
 pub fn no_summary(row: &str) -> Option<&'static str> {
-    let rest = row.strip_prefix(ENGINE_ROW_HEAD)?;
+    let rest = row.strip_prefix(HEAD)?;
     // The head paragraph ends at the first blank line.
     let (_, rest) = rest.split_once("\n\n")?;
-    let rest = match rest.strip_prefix("<system-reminder>") {
-        Some(r) => r.split_once("</system-reminder>")?.1,
+    let rest = match rest.strip_prefix(REMINDER_OPEN) {
+        Some(r) => r.split_once(REMINDER_CLOSE)?.1,
         None => rest,
     };
-    let body = rest.split_once(ENGINE_ROW_TAIL).map_or(rest, |(b, _)| b);
+    let body = rest.split_once(TAIL).map_or(rest, |(b, _)| b);
     let block = body.contains(SUMMARY_MARK) || body.lines().any(|l| l.trim_start().starts_with("<summary>"));
     if body.replacen(SUMMARY_MARK, "", 1).trim().is_empty() {
         Some("the engine's summary row held no summary")
