@@ -13,7 +13,7 @@
 
 use super::protocol::{self, Call, ContextBlock, Host};
 use super::history_folder::history_dir;
-use crate::message::JsVal;
+use crate::message::{JsVal, ListOrNot, Message};
 use super::state::Session;
 use crate::prune::{FolderEntry, DAY_MS};
 use crate::recall_tool::{is_summary_file, Reach};
@@ -36,13 +36,10 @@ pub(super) async fn brief(host: &Host, session: &Session) -> Option<(ContextBloc
     }
     // Not bound yet (no list): decided at the next prompt.context.
     let asked = host.ask(vec![Call::Messages { last: ROWS_LOOKED_AT }, Call::Cwd, Call::Now]).await;
-    let rows: Vec<serde_json::Value> = protocol::value(&asked[0]).ok()?;
+    // Read as a compaction's messages are (`{ role, text, toolUses }`, the same shape).
+    let rows = protocol::value::<ListOrNot<Message>>(&asked[0]).ok()?.0;
     session.carried_mut().brief_done = true;
-    let earlier = |r: &serde_json::Value| {
-        let text = r.get("text").and_then(serde_json::Value::as_str).unwrap_or("");
-        r.get("role").and_then(serde_json::Value::as_str) != Some("user") || text.starts_with(summary_row::HEAD)
-    };
-    if rows.iter().any(earlier) {
+    if rows.iter().flatten().any(|m| !m.is_user() || m.text().starts_with(summary_row::HEAD)) {
         return None;
     }
     let (Ok(JsVal::Str(cwd)), Ok(JsVal::Num(now))) = (protocol::value::<JsVal>(&asked[1]), protocol::value::<JsVal>(&asked[2])) else {

@@ -4,7 +4,6 @@
 //! `num_turns` 0, no request). `session.append` at door `command` rewrites
 //! their rows (`session_append`).
 
-use serde::Deserialize;
 use std::rc::Rc;
 
 use super::history_folder::history_dir;
@@ -14,26 +13,21 @@ use super::session_log::{json_str, log};
 use super::state::Session;
 use super::waiting::keep_pending;
 use super::{pins, recall};
-use crate::message::JsVal;
 use crate::recall_tool::Reach;
 use crate::steer::{self, command::Command, pins::Edit};
 use crate::text;
 
-/// `command.run`'s event: the command's name and its arguments as typed.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub(super) struct CommandEvent {
-    command: JsVal,
-    args: JsVal,
-}
 
 fn shown(text: String) -> Done {
     Done::Reply { text }
 }
 
-pub(super) async fn command_run(host: Host, session: Rc<Session>, e: CommandEvent) -> Done {
-    let args = text::trim(e.args.as_str().unwrap_or(""));
-    let command = match e.command.as_str().and_then(Command::named) {
+/// `command.run`'s event (`{ command, args, … }`, JSON): the command's name and its arguments as typed.
+pub(super) async fn command_run(host: Host, session: Rc<Session>, event: String) -> Done {
+    let e = serde_json::from_str::<serde_json::Value>(&text::well_formed_json(&event)).unwrap_or_default();
+    let field = |k: &str| e.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
+    let args = text::trim(field("args"));
+    let command = match Command::named(field("command")) {
         Some(Command::Recall) => return find(&host, &session, args).await,
         Some(c) => c,
         None => return Done::PassThrough,

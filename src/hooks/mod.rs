@@ -188,7 +188,7 @@ impl Core {
             _ if hook == Job::TurnEnd.name() => Machine::new(move |h| turn_end::turn_end(h, s)),
             "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
             "command.run" => {
-                let e = message::parse_event(event);
+                let e = event.to_owned();
                 Machine::new(move |h| command::command_run(h, s, e))
             }
             "tool.call" => {

@@ -22,7 +22,7 @@ use crate::compaction::{handoff, history, verbatim};
 use crate::message::{Message, Messages};
 use crate::steer::{
     self,
-    receipt::{Author, Receipt, Rescue as ReceiptRescue},
+    receipt::{Author, Rescue as ReceiptRescue},
 };
 use crate::text::stamp;
 use crate::{attribution, audit, record};
@@ -230,13 +230,9 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let mark = verbatim::row_mark(Some(trigger), &kept);
     let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &saved.redacted)).collect();
     // The person's pins with their words, where the context does not hold them already.
-    let pinned = match &saved.dir {
-        Some(dir) => super::pins::load(host, dir).await,
-        None => Vec::new(),
-    };
     let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
     context.extend(entries.iter().map(|e| e.text.as_str()));
-    let (pins, pins_held) = steer::pins::shown(&pinned, &context);
+    let (pins, pins_held) = saved.pins(host, &context).await;
     let block = steer::pins::with_words(&pins, (!entries.is_empty()).then(|| verbatim::render(&entries, mark)));
     let mut listed = 0;
     let pointer = match (&saved.file, &saved.dir) {
@@ -303,24 +299,12 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
         ];
         log(host, session, dir, &entry).await;
     }
-    let notice = if session.options.receipt {
-        let author = match tier {
-            Tier::Model => Author::Model(session.options.rescue_model.clone()),
-            Tier::Digest => Author::Digest { why: t1.why_not.clone() },
-        };
-        let receipt = Receipt {
-            saved: saved.written(),
-            words_kept: chosen,
-            words_left_out: saved.considered.saturating_sub(chosen),
-            listed,
-            redacted: saved.redacted.take(),
-            pins: pins.len() + pins_held,
-            rescue: Some(ReceiptRescue { cause: cause.to_owned(), author }),
-        };
-        receipt.lines(saved.dir.as_deref())
-    } else {
-        Vec::new()
+    let author = match tier {
+        Tier::Model => Author::Model(session.options.rescue_model.clone()),
+        Tier::Digest => Author::Digest { why: t1.why_not.clone() },
     };
+    let rescue = ReceiptRescue { cause: cause.to_owned(), author };
+    let notice = saved.receipt(session, chosen, listed, pins.len() + pins_held, Some(rescue));
     let in_place_of = match why {
         Why::Failed { .. } => InPlaceOf::Rejection,
         Why::NoSummary(_) | Why::CoolingDown { .. } => InPlaceOf::Result,

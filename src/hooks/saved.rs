@@ -4,11 +4,14 @@
 //! checks the summary against. Both import it; neither imports the other.
 
 use super::host::{debug, error_text};
-use super::protocol::{Call, Host};
+use super::protocol::{Call, Host, Notice};
 use super::state::Session;
 use crate::audit;
 use crate::compaction::verbatim;
-use crate::steer::receipt::{Redactions, Written};
+use crate::steer::{
+    self,
+    receipt::{Receipt, Redactions, Rescue, Written},
+};
 use std::cell::RefCell;
 
 /// Before `next`, the history folder and the person's words (the handoff
@@ -34,12 +37,28 @@ pub(super) struct Saved {
 }
 
 impl Saved {
-    /// Where the history went, for the receipt.
-    pub(super) fn written(&self) -> Written {
-        match &self.file {
+    /// The person's pins for the block with their words: those `context` (the
+    /// messages kept, the words) does not hold word for word already, and how
+    /// many it does hold.
+    pub(super) async fn pins(&self, host: &Host, context: &[&str]) -> (Vec<String>, usize) {
+        let Some(dir) = &self.dir else { return (Vec::new(), 0) };
+        steer::pins::shown(&super::pins::load(host, dir).await, context)
+    }
+
+    /// The receipt's lines for the person (none with the option off): `chosen`
+    /// of the person's messages kept, `listed` items the summary dropped,
+    /// `pins` kept, and who compacted where the engine's compaction failed.
+    pub(super) fn receipt(&self, session: &Session, chosen: usize, listed: usize, pins: usize, rescue: Option<Rescue>) -> Notice {
+        if !session.options.receipt {
+            return Vec::new();
+        }
+        let saved = match &self.file {
             Some(path) => Written::File { path: path.clone(), bytes: self.bytes, parts: self.parts },
             None => Written::Nowhere,
-        }
+        };
+        let redacted = self.redacted.take();
+        let words_left_out = self.considered.saturating_sub(chosen);
+        Receipt { saved, words_kept: chosen, words_left_out, listed, redacted, pins, rescue }.lines(self.dir.as_deref())
     }
 }
 

@@ -8,7 +8,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::rc::Rc;
 
-use super::pins;
 use super::saved::{save_summary, Saved};
 use super::protocol::{self, Call, Done, Host};
 use super::rescue::{self, Failed, Why};
@@ -22,7 +21,6 @@ use crate::engine::rejection::{self, Cause, Verdict};
 use crate::engine::{summary_row, Unexpected};
 use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
-use crate::steer::receipt::Receipt;
 use crate::text::stamp;
 use crate::{attribution, audit, prune, record, steer};
 use std::cell::RefCell;
@@ -426,14 +424,10 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
     };
     // The person's pins, in the block with their words, where the context does
     // not hold them word for word already.
-    let pinned = match &saved.dir {
-        Some(dir) => pins::load(&host, dir).await,
-        None => Vec::new(),
-    };
     let held = {
         let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
         context.extend(pending.words.iter().map(String::as_str));
-        let (shown, held) = steer::pins::shown(&pinned, &context);
+        let (shown, held) = saved.pins(&host, &context).await;
         pending.pins = shown;
         held
     };
@@ -489,21 +483,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         entry.push(("file", saved.file.as_deref().map_or("null".into(), json_str)));
         log(&host, &session, dir, &entry).await;
     }
-    let notice = if session.options.receipt {
-        let receipt = Receipt {
-            saved: saved.written(),
-            words_kept: chosen,
-            words_left_out: saved.considered.saturating_sub(chosen),
-            listed,
-            redacted: saved.redacted.take(),
-            pins: pending.as_ref().map_or(0, |p| p.pins.len()) + held,
-            rescue: None,
-        };
-        receipt.lines(saved.dir.as_deref())
-    } else {
-        Vec::new()
-    };
-    Done::told(notice)
+    let pins = pending.as_ref().map_or(0, |p| p.pins.len()) + held;
+    Done::told(saved.receipt(&session, chosen, listed, pins, None))
 }
 
 /// Counts a compaction in `State::compacting` for as long as the guard lives: its
