@@ -3,7 +3,8 @@
 
 /**
  * The constants, for the build to write out as `export const` lines (wasm
- * exports only functions): the reference's, and the recall tool's spec.
+ * exports only functions): the reference's, the recall tool's spec, and the
+ * slash commands the shim registers at load.
  */
 export function __constants(): any;
 
@@ -80,6 +81,7 @@ export type SyncInitInput = BufferSource | WebAssembly.Module;
 export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
 
 export const CHARS_PER_TOKEN: number;
+export const COMMANDS: object;
 export const NEXT_FIRST: object;
 export const RECALL_TOOL: object;
 export const VERBATIM_CLOSE: string;

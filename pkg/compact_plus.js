@@ -2,7 +2,8 @@
 
 /**
  * The constants, for the build to write out as `export const` lines (wasm
- * exports only functions): the reference's, and the recall tool's spec.
+ * exports only functions): the reference's, the recall tool's spec, and the
+ * slash commands the shim registers at load.
  * @returns {any}
  */
 export function __constants() {
@@ -347,6 +348,7 @@ export { initSync };
 
 // The reference lib.js constants, as the Rust core defines them.
 export const CHARS_PER_TOKEN = 4;
+export const COMMANDS = [{"argumentHint":"[text]","description":"compact-plus: keep a text word for word after every compaction (alone: list the pins)","name":"pin"},{"argumentHint":"<n>","description":"compact-plus: remove a pin (its number from /pin)","name":"unpin"},{"argumentHint":"<words>","description":"compact-plus: search this session's history and this project's earlier sessions, for you alone","name":"recall"}];
 export const NEXT_FIRST = ["prompt.context","turn.complete"];
 export const RECALL_TOOL = {"description":"Search this session's history: the full text of everything earlier compactions summarized away (messages, tool calls and their results). Use it when the summary lacks an exact detail: a command, an error message, a path, a number, what the user said word for word. With scope \"project\" it searches this project's earlier sessions instead (Claude Code transcripts of this folder, Codex sessions started here, OpenCode prompts that name a file here, summaries compact-plus saved), newest first: call it with no query to list them (tool, date, first and last request, compactions), then search, and read one message in full with session and message. Give words (case-insensitive; a \"quoted phrase\" is one term; messages holding more of the words rank first) or, with regex: true, a regex matched line by line (case-insensitive unless it starts with (?-i)). Narrow with role (user, assistant or tool). Answers the total count and the best excerpts, each with its file and line so you can Read more around it.","inputSchema":{"properties":{"limit":{"description":"How many messages to show excerpts of (default 8)","maximum":50,"minimum":1,"type":"integer"},"message":{"description":"scope project, with session: show this message in full instead of searching","minimum":1,"type":"integer"},"offset":{"description":"with message: the character to start at, to read on","minimum":0,"type":"integer"},"query":{"description":"Words to find (all cases), a \"quoted phrase\", or with regex: true a regex","type":"string"},"regex":{"description":"Read query as a regex (Rust syntax, matched per line). Default false","type":"boolean"},"role":{"description":"Only the user's messages, the assistant's own text, or tool calls and results","enum":["user","assistant","tool"],"type":"string"},"scope":{"description":"session (default): what this session's compactions moved out; project: this project's earlier sessions","enum":["session","project"],"type":"string"},"session":{"description":"scope project: only the earlier session whose id starts with this","type":"string"}},"type":"object"},"mcp":false,"name":"compact_plus_recall"};
 export const VERBATIM_CLOSE = "</user-messages-verbatim>";

@@ -12,6 +12,8 @@
 //!   [`attribution`]'s check of what the summary says the person said), [`redact`] (credentials out of what is
 //!   kept), [`prune`] (old history folders), [`recall_tool`] (the tool's spec and
 //!   input), [`instructions`] (the engine's own reading of instruction files).
+//! - [`steer`]: what the person sees of compaction and steers it by (the
+//!   receipt, pins, their own recall, the brief from an earlier session).
 //! - [`text`], [`message`]: text as JavaScript sees it, and the host's data.
 //! - [`engine`]: the engine's own wording (Claude Code 2.1.328's texts that
 //!   compact-plus recognises or depends on), in one place.
@@ -32,6 +34,7 @@ pub mod attribution;
 pub mod audit;
 pub mod recall_tool;
 pub mod prune;
+pub mod steer;
 pub mod step;
 pub mod hooks;
 #[cfg(feature = "bindings")]

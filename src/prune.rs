@@ -23,6 +23,9 @@ pub struct FolderEntry {
     pub kind: String,
     #[serde(rename = "isLink")]
     pub is_link: bool,
+    /// A file's last change (0 for a folder: `$.fs.list` reads no other's).
+    #[serde(rename = "mtimeMs")]
+    pub mtime_ms: f64,
 }
 
 /// `$.fs.stat`'s answer.
@@ -126,7 +129,7 @@ mod tests {
     use super::*;
 
     fn entry(name: &str, kind: &str, is_link: bool) -> FolderEntry {
-        FolderEntry { name: name.into(), kind: kind.into(), is_link }
+        FolderEntry { name: name.into(), kind: kind.into(), is_link, mtime_ms: 0.0 }
     }
 
     #[test]

@@ -103,6 +103,13 @@ struct Fake {
     completions: std::collections::VecDeque<Value>,
     /// How long the calls of the batch being answered take together.
     batch_ms: f64,
+    /// `$.session.messages({ last })`: the conversation's rows; `None` rejects,
+    /// as a headless process's first prompt.context does before its session is
+    /// bound (measured on 2.1.328: tests/HOST.md, "The person's commands").
+    rows: Option<Value>,
+    /// The lines the person's transcript got (`$.ui.log` without `to: 'debug'`): a hook's end's
+    /// `notice`, logged by the shim once the hook returned (tests/shim/steer.test.mjs).
+    shown: Vec<String>,
 }
 
 impl Fake {
@@ -147,6 +154,8 @@ impl Fake {
             log: Vec::new(),
             completions: Default::default(),
             batch_ms: 0.0,
+            rows: None,
+            shown: Vec::new(),
         }
     }
 
@@ -374,6 +383,17 @@ impl Fake {
                 self.now += call["ms"].as_f64().unwrap_or(0.0);
                 Ok(None)
             }
+            "messages" => match &self.rows {
+                Some(rows) => {
+                    let last = call["last"].as_u64().unwrap_or(0) as usize;
+                    let all = rows.as_array().cloned().unwrap_or_default();
+                    Ok(Some(json!(all[all.len().saturating_sub(last)..])))
+                }
+                None => Err("$.session.messages is not available in this mode: no session is bound in this process".into()),
+            },
+            // The recall module's search is the shim's (tested in Node, tests/shim/steer.test.mjs):
+            // here it answers what it was asked, so a test reads the request.
+            "search" => Ok(Some(json!(format!("SEARCHED {}", call["request"])))),
             other => Err(format!("unknown call: {other}")),
         }
     }
@@ -683,11 +703,18 @@ impl Harness {
                 self.carried = carry.to_string();
             }
         }
-        let Some(done) = step.get("done").cloned() else {
+        let Some(mut done) = step.get("done").cloned() else {
             assert!(step["lost"].is_string(), "a step is calls, done or lost: {step}");
             self.fake.record(hook, json!({"op": "lost", "why": step["lost"]}));
             return Ended { done: step, next };
         };
+        // As the shim does: the lines for the person logged, the rest of the end as it reads.
+        if let Some(Value::Array(lines)) = done.as_object_mut().and_then(|d| d.remove("notice")) {
+            self.fake.shown.extend(lines.iter().map(|l| l.as_str().unwrap_or("").to_owned()));
+        }
+        if done["end"] == "told" {
+            done = json!({"end": "passThrough"});
+        }
         if done["end"] == "spawn" {
             let job = done["job"].as_str().expect("a job's name").to_owned();
             self.fake.record(hook, json!({"op": "spawn", "name": job}));
@@ -2831,6 +2858,7 @@ fn session_end_starts_the_next_conversation_clean() {
         ptl_seen: true,
         cool_down: compact_plus::compaction::rescue::cool_down::CoolDown::after(SID, compact_plus::engine::rejection::Cause::Overloaded, NOW),
         verbatim: Some(vec!["old words".into()]),
+        brief_done: true,
         unexpected_told: 1,
     };
     let mut h = Harness::new();
@@ -4074,4 +4102,307 @@ fn next_first_hooks_ask_for_nexts_result_first_in_every_state() {
         }
     }
     assert_eq!(compact_plus::hooks::NEXT_FIRST.len(), 2, "each hook listed is held to it here");
+}
+
+// ---------------------------------------------------------------- issue [16]: the person sees and steers
+
+/// The lines the person's transcript got since the last look (each hook's `notice`).
+fn notice(h: &mut Harness) -> Vec<String> {
+    std::mem::take(&mut h.fake.shown)
+}
+
+/// The person runs `/<command> <args>`: `command.run` as the engine raises it (measured, tests/HOST.md).
+fn command(h: &mut Harness, name: &str, args: &str) -> String {
+    let e = json!({"command": name, "args": args, "origin": {"kind": "composer"}, "presentation": {"isFullscreen": false, "columns": 80}});
+    let out = h.fire("command.run", e);
+    assert_eq!(out.end(), "reply", "for the person alone: {out:?}");
+    assert!(out.next.is_none() && h.nexts("command.run").is_empty(), "no next: nothing ran beneath, no model turn");
+    out.done["text"].as_str().unwrap_or("").to_owned()
+}
+
+const KEY: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKl-AA";
+
+#[test]
+fn the_receipt_says_where_the_history_is_what_was_kept_and_what_was_redacted() {
+    let mut h = Harness::new();
+    let messages = json!([
+        {"role": "user", "text": format!("Deploy with my key {KEY} please"), "toolUses": [], "handle": "h1"},
+        {"role": "assistant", "text": format!("Using {KEY} now."), "toolUses": [], "handle": "h2"},
+        {"role": "user", "text": "And keep the old API KIWI-16", "toolUses": [], "handle": "h3"},
+    ]);
+    let out = h.compact(json!({"trigger": "manual", "messages": messages}));
+    assert_eq!(out.end(), "passThrough", "the engine's result as it came: {out:?}");
+    let lines = notice(&mut h);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let file = history_file("manual");
+    let written = h.fake.text(&file).unwrap().len();
+    let shown = file.replace(HOME, "~");
+    assert!(lines[0].starts_with(&format!("history saved to {shown} (")), "{}", lines[0]);
+    assert!(lines[0].contains(&format!("({})", compact_plus::steer::receipt::size(written))), "{} vs {written} bytes", lines[0]);
+    assert!(lines[0].contains("2 of your messages kept word for word"), "{}", lines[0]);
+    // One key, pasted once and echoed once: one credential, by kind, never the value.
+    assert_eq!(lines[1], "redacted 1 credential (1 anthropic-key): the model sees [REDACTED:<kind>] in their place, so paste a key again if it needs one");
+    assert!(!lines.concat().contains("sk-ant-api03"));
+    // Nothing of it reaches the model: not in the blocks.
+    assert!(!h.pending().unwrap().concat().contains("history saved to"));
+}
+
+#[test]
+fn the_receipt_counts_the_words_the_budget_left_out_and_the_items_listed() {
+    // 100 tokens, about 400 characters: the newest message (about 250) leaves no room for another.
+    let mut h = Harness::with(Options { verbatim_tokens: 100.0, ..Options::default() });
+    let long = |n: usize| format!("{n}: edit crates/parser/src/lib{n}.rs {}", "word ".repeat(60));
+    let newest = format!("Then run the suite {}", "now ".repeat(56));
+    let messages = json!([
+        {"role": "user", "text": long(1), "toolUses": [], "handle": "h1"},
+        {"role": "user", "text": long(2), "toolUses": [], "handle": "h2"},
+        {"role": "user", "text": newest, "toolUses": [], "handle": "h3"},
+    ]);
+    h.compact(json!({"trigger": "manual", "messages": messages}));
+    let lines = notice(&mut h);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("1 of your messages kept word for word, 2 older left out by the budget"), "{}", lines[0]);
+    let listed = h.pending().unwrap().concat().matches("\n- ").count();
+    assert!(listed > 0 && lines[0].contains(&format!("{listed} item")), "{listed}: {}", lines[0]);
+    // Option off: no line at all.
+    let mut off = Harness::with(Options { receipt: false, ..Options::default() });
+    off.compact(compact_event("manual"));
+    assert_eq!(notice(&mut off), Vec::<String>::new());
+}
+
+#[test]
+fn a_rescue_receipt_says_the_engine_failed_and_who_wrote_the_summary() {
+    for (completions, author) in [
+        (vec![json!({"isAnswered": true, "text": "## Decisions\n- keep the parser\n## Open Questions\n- none", "usage": {}})], "the rescue model (haiku) wrote the summary"),
+        (vec![], ": the summary is compact-plus's digest"),
+    ] {
+        let mut h = Harness::new();
+        h.fake.completions = completions.into();
+        h.fake.next.insert("session.compact".into(), Err(FAILED_PTL.into()));
+        let out = h.compact(compact_event("manual"));
+        assert_eq!(out.end(), "compacted", "{out:?}");
+        assert!(out.done["summary"].as_str().unwrap().contains("compact-plus wrote this summary"), "{out:?}");
+        let lines = notice(&mut h);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("Claude Code's own compaction failed (prompt too long); compact-plus compacted in its place: "), "{}", lines[0]);
+        assert!(lines[0].contains(author), "{}", lines[0]);
+        assert!(lines[1].starts_with("history saved to ~/.claude/compact-history/"), "{}", lines[1]);
+    }
+}
+
+const PIN: &str = "Never push to main; open a pull request. PIN-16";
+
+#[test]
+fn a_pin_rides_with_the_words_after_every_compaction_and_in_a_new_process() {
+    let mut h = Harness::new();
+    let reply = command(&mut h, "pin", &format!("  {PIN}  "));
+    assert!(reply.starts_with(&format!("pinned as pin 1 (\"{PIN}\", ")), "{reply}");
+    assert_eq!(command(&mut h, "pin", "").lines().nth(1), Some(format!("  1. {PIN}").as_str()));
+    // Kept in the history folder (a pin-only folder has a log line, so pruning sees it).
+    assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()), vec![PIN.to_owned()]);
+    assert!(h.fake.log_lines().iter().any(|l| l.contains("\"event\":\"pin\"")));
+    // An answer after the /pin: its line is the summarizer's, the pin comes with the words.
+    h.turn();
+    let mut block = terminal_compact(&mut h, None, json!([{"role": "user", "text": PLAN, "toolUses": [], "handle": "p1"}]), "sum-1");
+    for n in 2..=5 {
+        assert_eq!(block.matches(PIN).count(), 1, "compaction {}: {block}", n - 1);
+        assert!(block.find("<user-pinned>").unwrap() < block.find("<user-messages-verbatim>").unwrap());
+        block = terminal_compact(&mut h, None, after_compaction(n - 1, SUMMARY_TEXT, &[&format!("step {n}")]), &format!("sum-{n}"));
+    }
+    assert_eq!(block.matches(PIN).count(), 1, "compaction 5: {block}");
+    // A new process of the session (`--resume`): a core with nothing in its state reads the file.
+    h.core = Core::new(Options::default());
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-6")));
+    h.compact(json!({"trigger": "manual", "messages": after_compaction(5, SUMMARY_TEXT, &["after the resume"])}));
+    let lines = notice(&mut h);
+    assert!(lines[0].contains("1 pin kept"), "{lines:?}");
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(context_block(&out).unwrap().matches(PIN).count(), 1);
+}
+
+#[test]
+fn unpin_takes_a_pin_out_of_the_file_and_of_blocks_still_waiting() {
+    let mut h = Harness::new();
+    command(&mut h, "pin", PIN);
+    command(&mut h, "pin", "second pin PIN-TWO");
+    h.turn();
+    // A terminal /compact: its blocks wait for the next prompt, the pins in them.
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
+    assert_eq!(h.pending_state().unwrap().pins.len(), 2);
+    assert!(notice(&mut h)[0].ends_with(" · 2 pins kept"));
+    let reply = command(&mut h, "unpin", "1");
+    assert!(reply.starts_with(&format!("unpinned \"{PIN}\"; 1 pin left")), "{reply}");
+    assert_eq!(h.pending_state().unwrap().pins, vec!["second pin PIN-TWO".to_owned()]);
+    let on_disk: Value = serde_json::from_str(h.fake.text(&format!("{}/pending-blocks.json", dir())).unwrap()).unwrap();
+    assert_eq!(on_disk["pins"], json!(["second pin PIN-TWO"]));
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    let block = context_block(&out).unwrap();
+    assert!(!block.contains(PIN) && block.contains("PIN-TWO"));
+    assert!(command(&mut h, "unpin", "7").starts_with("nothing unpinned: give the number of a pin, from 1 to 1"));
+    assert!(command(&mut h, "unpin", "1").starts_with("unpinned \"second pin PIN-TWO\"; 0 pins left"));
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-2")));
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
+    let lines = notice(&mut h);
+    assert!(h.pending_state().unwrap().pins.is_empty());
+    assert!(!lines[0].contains("pin"), "{lines:?}");
+}
+
+#[test]
+fn a_pin_is_redacted_bounded_and_never_twice_in_one_context() {
+    let mut h = Harness::new();
+    let reply = command(&mut h, "pin", &format!("deploy key {KEY}"));
+    assert!(reply.contains("Credentials in it are kept as [REDACTED:<kind>]"), "{reply}");
+    let kept = h.fake.text(&format!("{}/.pins.json", dir())).unwrap().to_owned();
+    assert!(kept.contains("deploy key [REDACTED:anthropic-key]") && !kept.contains("sk-ant"), "{kept}");
+    // Past 2,000 tokens in all a pin is refused, and nothing changes.
+    let big = "x".repeat(8_000);
+    assert!(command(&mut h, "pin", &big).starts_with("not pinned: 2000 tokens, past the 2000 all pins may hold ("));
+    assert_eq!(compact_plus::steer::pins::parse(h.fake.text(&format!("{}/.pins.json", dir())).unwrap()).len(), 1);
+    // The person also said the pinned text as a message: the words carry it, the pin is left out.
+    command(&mut h, "pin", "Also keep the old API");
+    h.turn();
+    h.fake.next.insert("session.compact".into(), Ok(summary_only("sum-1")));
+    h.compact(json!({"trigger": "manual", "messages": messages()}));
+    let lines = notice(&mut h);
+    let pending = h.pending_state().unwrap();
+    assert_eq!(pending.pins, vec!["deploy key [REDACTED:anthropic-key]".to_owned()]);
+    let text = pending.render(Channel::Prompt).concat();
+    assert_eq!(text.matches("Also keep the old API").count(), 1, "{text}");
+    assert!(lines[0].contains(" · 2 pins kept"), "{lines:?}");
+    // The engine kept the message after its summary (an automatic compaction at a prompt): the same.
+    h.fake.next.insert("session.compact".into(), Ok(json!({"messages": [
+        {"role": "user", "text": SUMMARY_TEXT, "toolUses": [], "handle": "s"},
+        {"role": "user", "text": "deploy key [REDACTED:anthropic-key] now", "toolUses": [], "handle": "k"}]})));
+    h.compact(json!({"trigger": "auto", "messages": messages()}));
+    assert!(h.pending_state().unwrap().pins.is_empty(), "{:?}", h.pending_state());
+}
+
+#[test]
+fn the_command_rows_keep_a_recall_query_and_a_pin_from_the_model() {
+    let row = |name: &str, args: &str| json!({"door": "command", "origin": {"kind": "engine"}, "uuid": "r1", "message": {"type": "user", "role": "user", "content": [
+        {"type": "text", "text": format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args>{args}</command-args>")}]}});
+    let mut h = Harness::new();
+    h.fake.next.insert("session.append".into(), Ok(json!({"message": {}, "uuid": "r1"})));
+    for (name, args) in [("recall", "the walrus parser".to_owned()), ("pin", format!("key {KEY}"))] {
+        let out = h.append(row(name, &args));
+        assert_eq!(out.end(), "rewritten", "{out:?}");
+        assert!(out.next.is_none(), "the shim calls next with the row rewritten");
+        assert_eq!(out.done["content"], json!([format!("<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args></command-args>")]));
+    }
+    // Every other row goes as it came: the shim's own next, no change.
+    for (name, args) in [("compact", "keep KIWI"), ("unpin", "2"), ("pin", "")] {
+        assert_eq!(h.append(row(name, args)).done, pass_through(), "{name}");
+    }
+    assert!(h.nexts("session.append").is_empty());
+}
+
+#[test]
+fn recall_for_the_person_runs_the_tools_own_searches() {
+    let mut h = Harness::new();
+    h.fake.add_file(&history_file("manual"), "# history\n## [1] user\n\nthe walrus parser\n", NOW);
+    let reply = command(&mut h, "recall", "walrus parser");
+    let searches = h.fake.calls("search");
+    assert_eq!(searches.len(), 2, "this session's history, then the project's");
+    // The tool's own requests (`recall_tool::Recall`), as its tool.call hands them to the module.
+    assert_eq!(searches[0]["request"]["session"]["paths"], json!([history_file("manual")]), "{}", searches[0]);
+    assert_eq!(searches[0]["request"]["session"]["query"]["text"], json!("walrus parser"));
+    assert_eq!(searches[1]["request"]["project"]["project"]["search"]["query"]["text"], json!("walrus parser"), "{}", searches[1]);
+    assert_eq!(searches[1]["request"]["project"]["historyDir"], json!(dir()));
+    assert!(reply.starts_with("recall \"walrus parser\"\n\nthis session"), "{reply}");
+    assert!(reply.contains("SEARCHED") && reply.ends_with("(for you alone: nothing of this goes to the model)"));
+    // Off: nothing searched.
+    let mut off = Harness::with(Options { recall: Reach::Off, ..Options::default() });
+    assert!(command(&mut off, "recall", "walrus").starts_with("recall is turned off"));
+    assert!(off.fake.calls("search").is_empty());
+}
+
+const OTHER: &str = "22222222-2222-4222-8222-222222222222";
+const SUMMARY_16: &str = "This session is being continued from a previous conversation.\n\nSummary:\n1. Primary Request and Intent:\n   Fix the parser.\n\n7. Pending Tasks:\n   - Re-run the suite NEXT-KIWI\n\n## Open Questions\n- Keep the API? OPEN-LIME\n";
+
+/// An earlier session of this project (`/work/app`) that compacted `days` ago.
+fn earlier_session(h: &mut Harness, id: &str, days: f64, project: &str) {
+    let at = NOW - days * DAY;
+    h.fake.add_file(&format!("{HOME}/.claude/projects/{project}/{id}.jsonl"), "{}\n", at);
+    h.fake.add_file(&format!("{ROOT}/{id}/2023-11-10T101500Z-manual.summary.md"), SUMMARY_16, at);
+}
+
+/// The brief in a prompt.context's end, where there is one.
+fn brief_block(out: &Value) -> Option<String> {
+    let block = out.get("contextBlock").filter(|b| b["name"] == "compact-plus-brief")?;
+    Some(block["text"].as_str().unwrap_or("").to_owned())
+}
+
+#[test]
+fn a_new_session_gets_the_brief_from_the_newest_earlier_summary_once() {
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 3.0, "-work-app");
+    earlier_session(&mut h, OTHER, 40.0, "-work-app"); // past keepDays
+    earlier_session(&mut h, "33333333-3333-4333-8333-333333333333", 0.5, "-work-elsewhere"); // another project
+    h.fake.rows = Some(json!([]));
+    let out = context(&mut h, json!({"blocks": []}), json!({"blocks": []}));
+    assert_eq!(out["end"], "amended", "{out}");
+    let brief = brief_block(&out).expect("a brief");
+    assert!(brief.starts_with("From compact-plus: a brief from an earlier session of this project (session 11111111, its summary saved 2023-11-10 10:15 UTC)"), "{brief}");
+    assert!(brief.contains("NEXT-KIWI") && brief.contains("OPEN-LIME") && !brief.contains("Fix the parser"), "{brief}");
+    assert!(brief.len() <= 2400, "{}", brief.len());
+    let lines = notice(&mut h);
+    assert!(lines[0].starts_with("gave the model a brief from an earlier session of this project (11111111"), "{lines:?}");
+    // Once: the next prompt's context gets none.
+    h.fake.rows = Some(json!([{"role": "user", "text": "hello"}]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    // In the terminal the context is asked after the first prompt is kept, maybe after a command:
+    // the person's rows alone, no answer, are still a new session.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 3.0, "-work-app");
+    h.fake.rows = Some(json!([{"role": "user", "text": "<command-name>/pin</command-name>"}, {"role": "user", "text": "Where were we?"}]));
+    assert!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))).is_some());
+}
+
+#[test]
+fn no_brief_for_a_resumed_session_a_project_without_summaries_or_the_option_off() {
+    // Resumed: the conversation has rows at its first prompt.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 1.0, "-work-app");
+    h.fake.rows = Some(json!([{"role": "assistant", "text": "Done."}]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    h.fake.rows = Some(json!([]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None, "decided once per process");
+    // Not bound yet (headless, a resumed process's first): decided at the next one.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 1.0, "-work-app");
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    h.fake.rows = Some(json!([{"role": "user", "text": "hello two"}, {"role": "assistant", "text": "Hello."}]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    // Resumed right after a /compact: the summary row and the command's rows, no answer yet.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 1.0, "-work-app");
+    h.fake.rows = Some(json!([{"role": "user", "text": SUMMARY_TEXT}, {"role": "user", "text": "<command-name>/compact</command-name>"}]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    // No earlier summary of this project.
+    let mut h = Harness::new();
+    earlier_session(&mut h, OLD, 1.0, "-work-elsewhere");
+    h.fake.rows = Some(json!([]));
+    assert_eq!(context(&mut h, json!({"blocks": []}), json!({"blocks": []})), pass_through());
+    assert!(notice(&mut h).is_empty());
+    // Option off.
+    let mut h = Harness::with(Options { session_brief: false, ..Options::default() });
+    earlier_session(&mut h, OLD, 1.0, "-work-app");
+    h.fake.rows = Some(json!([]));
+    assert_eq!(brief_block(&context(&mut h, json!({"blocks": []}), json!({"blocks": []}))), None);
+    assert!(h.fake.calls("messages").is_empty());
+}
+
+#[test]
+fn a_pin_comes_in_the_block_whatever_command_rows_follow_the_summary() {
+    // Whether the engine sends the command rows typed before a /compact after its summary is not
+    // steady (measured in the terminal: tests/HOST.md); the /pin line holds no text (rewritten), so
+    // the block always gives the pin, and only it.
+    let mut h = Harness::new();
+    command(&mut h, "pin", PIN);
+    let mut rows = messages().as_array().unwrap().clone();
+    rows.push(json!({"role": "user", "text": "<command-name>/pin</command-name>\n            <command-message>pin</command-message>\n            <command-args></command-args>", "toolUses": [], "handle": "c1"}));
+    let block = terminal_compact(&mut h, None, Value::Array(rows), "sum-1");
+    assert_eq!(block.matches(PIN).count(), 1, "{block}");
+    assert!(block.contains("<user-pinned>"));
 }

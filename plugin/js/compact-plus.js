@@ -20,13 +20,14 @@
 //    (`waitMs`, a `deadline` shared by name: js/steps.js), the compile wait is bounded. (The
 //    turn-end job's queued `/compact` resolves only when it has run; nothing waits on the job.)
 
-import { RECALL_TOOL, NEXT_FIRST } from '../pkg/compact_plus.js'
+import { RECALL_TOOL, NEXT_FIRST, COMMANDS } from '../pkg/compact_plus.js'
 import { Core, Recall } from './wasm.js'
 import { hookRun } from './run.js'
-import { slim, amended, compaction } from './event.js'
+import { slim, down, amended, compaction } from './event.js'
 
 let recallCompiled = null // the recall tool's search, compiled on its first call
 let recallOn = true // the recallTool option: the tool is listed and served
+let commandsAsked = false // the slash commands were registered in this load
 const core = new Core()
 const recall = new Recall()
 
@@ -66,6 +67,7 @@ function coreEvent(hook, e) {
 
 // What the hook returns, by how the core ended it (`Done`, src/hooks/protocol.rs).
 async function hookResult(done, run, io) {
+  if (Array.isArray(done.notice)) told(done.notice, io)
   switch (done.end) {
     case 'spawn': // work that outlives its hook: nothing waits on it
       drive(done.job, {}, null, io).catch(() => {})
@@ -76,7 +78,13 @@ async function hookResult(done, run, io) {
     case 'answer':
       return { result: done.text }
     case 'search':
-      return { result: await recall.search(await recallCompiled, done.request, io) }
+      return { result: await searched(done.request, io) }
+    case 'reply': // a command's answer, for the person alone: no model turn
+      if (!run.called) return { text: done.text, isTextDisplayOnly: true }
+      break
+    case 'rewritten':
+      if (!run.called) return run.callNext(down(run.e, done))
+      break
     case 'compacted':
       if (run.rejected || done.inPlaceOf === 'result') return compaction(done, run.e)
       break
@@ -84,6 +92,25 @@ async function hookResult(done, run, io) {
       return amended(await run.passThrough(), done)
   }
   return run.passThrough()
+}
+
+// The recall module's answer to a request of the core's (the recall tool's `search` end, or
+// `/recall`'s `search` calls).
+async function searched(request, io) {
+  return recall.search(await recallCompiled, request, io)
+}
+
+// The core's lines for the person, logged once the hook has returned: the terminal draws a line
+// logged inside session.compact above the `/compact` line, one logged after it below `Compacted`
+// (tests/HOST.md).
+function told(lines, io) {
+  io.after(0, () => {
+    for (const line of lines) {
+      try {
+        io.show(String(line))
+      } catch {}
+    }
+  })
 }
 
 // The `$` call behind each op the machines ask for. A switch, not a table: the host loads a hooks
@@ -124,6 +151,8 @@ function perform($, call, signal) {
       return new Promise((resolve) => $.clock.after(call.ms, resolve))
     case 'command':
       return $.command.run({ command: call.command, args: call.args })
+    case 'messages':
+      return $.session.messages({ last: call.last })
     case 'complete':
       // `timeoutMs` bounds the call itself (a `$` call's time is not the hook's); `next.signal`
       // cuts it when the person presses Esc [dts].
@@ -156,15 +185,29 @@ function listTools($, e, next) {
   return Promise.resolve(next(e)).then((listed) => {
     // Started once the engine's list is back, so the answer never waits on it.
     startCompile($)
+    registerCommands($)
     if (!recallOn || !Array.isArray(listed?.value)) return listed
     return { ...listed, value: [...listed.value.filter((t) => t?.name !== RECALL_TOOL.name), RECALL_TOOL] }
   })
 }
 
+// The person's slash commands (the core's `COMMANDS`), registered once per load at the first
+// `tool.list`, raised at load: a command typed before it is registered goes to the model as a
+// prompt (tests/HOST.md).
+function registerCommands($) {
+  if (commandsAsked) return
+  commandsAsked = true
+  for (const spec of COMMANDS) {
+    Promise.resolve()
+      .then(() => $.command.register(spec))
+      .catch((err) => $.ui.log(`compact-plus: no /${spec.name}: ${text(err)}`, { to: 'debug' }))
+  }
+}
+
 // One hook for every other event; `next.event` says which.
 function hook($, e, next) {
   startCompile($)
-  if (next.event === 'tool.call') {
+  if (next.event === 'tool.call' || next.event === 'command.run') {
     recallCompiled ??= $.wasm.compile('../pkg/recall/compact_plus_recall_bg.wasm').catch((err) => {
       $.ui.log(`compact-plus: the recall module did not compile: ${text(err)}`, { to: 'debug' })
       return null
@@ -173,8 +216,9 @@ function hook($, e, next) {
   // What a hook does with the world: `$` calls (each bounded by js/steps.js), the debug log, a clock.
   const io = {
     log: (line) => $.ui.log(line, { to: 'debug' }),
+    show: (line) => $.ui.log(line),
     after: (ms, fn) => $.clock.after(ms, fn),
-    perform: (call) => perform($, call, next?.signal),
+    perform: (call) => (call.op === 'search' ? searched(call.request, io) : perform($, call, next?.signal)),
   }
   // The session's end has one short bound for every hook: a core never instantiated holds no
   // state to drop, so there is nothing to wait for.
@@ -186,6 +230,7 @@ export function register(on, opts) {
   core.options = JSON.stringify(opts ?? {})
   core.live = false
   core.carried = ''
+  commandsAsked = false
   on('session.compact', hook).catch(($, e, next) => next(e))
   on('session.append', { door: 'compaction' }, hook).catch(($, e, next) => next(e))
   on('prompt.context', hook).catch(($, e, next) => next(e))
@@ -194,6 +239,13 @@ export function register(on, opts) {
   // Hooked with the tool off too: it is the first hook of a session, where the compile starts.
   recallOn = opts?.recallTool !== false
   on('tool.list', listTools).catch(($, e, next) => next(e))
+  // One registration for the three: with more than one, the engine keeps each command's line
+  // without its arguments (tests/HOST.md). A failure of our own is the person's line.
+  const ours = (e) => COMMANDS.some((c) => c.name === e?.command)
+  on('command.run', ($, e, next) => (ours(e) ? hook($, e, next) : next(e))).catch(($, e, next) =>
+    next.called || !ours(e) ? next(e) : { text: `/${e.command} failed`, isTextDisplayOnly: true },
+  )
+  on('session.append', { door: 'command' }, hook).catch(($, e, next) => next(e))
   if (!recallOn) return
   // The name as a literal, so the engine's scan of this file reads the matcher
   // (`tool.call{tool=compact_plus_recall}`); tests/shim/start-up.test.mjs holds it to the name

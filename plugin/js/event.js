@@ -50,9 +50,11 @@ export function pack(e, withResults) {
   return [{ lens, event }, bytes.subarray(0, at)]
 }
 
-// The event `next` gets: the one the engine sent, with the changes a `next` call names.
+// The event `next` gets: the one the engine sent, with the changes a `next` call (or the
+// `rewritten` end: a row's text blocks replaced) names.
 export function down(e, call) {
   let down = e
+  if (Array.isArray(call.content)) down = { ...down, message: { ...down.message, content: call.content.map((t) => ({ type: 'text', text: t })) } }
   if (typeof call.instructions === 'string') down = { ...down, instructions: call.instructions }
   if (Array.isArray(call.append)) {
     const content = [...down.message.content, ...call.append.map((t) => ({ type: 'text', text: t }))]

@@ -26,7 +26,8 @@ fn to_js(json: &str) -> JsValue {
 }
 
 /// The constants, for the build to write out as `export const` lines (wasm
-/// exports only functions): the reference's, and the recall tool's spec.
+/// exports only functions): the reference's, the recall tool's spec, and the
+/// slash commands the shim registers at load.
 #[wasm_bindgen(js_name = __constants)]
 pub fn constants() -> JsValue {
     let c = serde_json::json!({
@@ -34,6 +35,7 @@ pub fn constants() -> JsValue {
         "VERBATIM_OPEN": crate::compaction::verbatim::VERBATIM_OPEN,
         "VERBATIM_CLOSE": crate::compaction::verbatim::VERBATIM_CLOSE,
         "RECALL_TOOL": crate::recall_tool::spec(),
+        "COMMANDS": serde_json::from_str::<serde_json::Value>(crate::steer::command::SPECS).unwrap_or_default(),
         "NEXT_FIRST": crate::hooks::NEXT_FIRST,
     });
     to_js(&c.to_string())

@@ -101,6 +101,15 @@ pub fn select(previous: Option<Vec<String>>, messages: &Messages, budget_tokens:
     select_from(previous, messages, budget_tokens, person_text, CAPS)
 }
 
+/// How many messages [`select`] chooses from: the carried words and this
+/// window's person rows. What it did not choose, the budget left out (the
+/// receipt says how many). Words an older block holds among the messages
+/// (no carried words known) count as rows of their own: one each.
+pub fn considered(previous: Option<&[String]>, messages: &Messages) -> usize {
+    let rows = messages.iter().flatten().filter(|m| m.is_user() && !person_text(m.text()).is_empty()).count();
+    previous.map_or(0, <[String]>::len) + rows
+}
+
 /// The messages to keep word for word within the budget: `carried` (from an
 /// earlier block) first, then this window's person rows (`person` tells them),
 /// chosen newest first. The product and the reference differ only in what they

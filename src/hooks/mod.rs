@@ -26,10 +26,16 @@
 //! beside its summary, the engine's or the rescue's), and what several hooks
 //! use: `host` (the clock, a variable, the session id, the debug log),
 //! `history_folder` (where the session's history goes), `session_log` (its
-//! `log.jsonl`) and `waiting` (what waits there for a resumed process).
+//! `log.jsonl`) and `waiting` (what waits there for a resumed process). What
+//! the person sees and steers, whose texts are `crate::steer`'s: `command`
+//! (`command.run` for `/pin`, `/unpin`, `/recall`), `pins` (the pins on
+//! disk) and `brief` (a new session's brief from an earlier one).
 
+mod brief;
+mod command;
 mod history_folder;
 mod host;
+mod pins;
 mod prompt_context;
 pub mod protocol;
 mod recall;
@@ -181,6 +187,10 @@ impl Core {
             }
             _ if hook == Job::TurnEnd.name() => Machine::new(move |h| turn_end::turn_end(h, s)),
             "session.end" => Machine::new(move |h| session_end::session_end(h, s)),
+            "command.run" => {
+                let e = event.to_owned();
+                Machine::new(move |h| command::command_run(h, s, e))
+            }
             "tool.call" => {
                 let input = event.to_owned();
                 Machine::new(move |h| recall::recall_files(h, s, input))

@@ -1,6 +1,7 @@
 //! `prompt.context`: the blocks a compaction left pending, where no summary row
 //! carried them (the terminal's `/compact`), with nothing marked current (they
-//! come with the person's new prompt), and the instruction files refreshed
+//! come with the person's new prompt), or at a new session's first prompt the
+//! brief from an earlier one (`brief`); and the instruction files refreshed
 //! where they changed on disk since the engine read them.
 
 use serde::Deserialize;
@@ -85,8 +86,16 @@ pub(super) async fn prompt_context(host: Host, session: Rc<Session>, e: ContextF
     let answer = host.call(Call::NextResult).await;
     let Ok(result) = protocol::value::<ContextFiles>(&answer) else { return Done::PassThrough };
     let instruction_files = refreshed_files(&host, &session, result, e).await;
-    let context_block = deliverable_blocks(&host, &session).await;
-    Done::amended(instruction_files, context_block)
+    // A new session has no compaction's blocks to deliver: its first prompt
+    // may get the brief from an earlier one instead.
+    let (context_block, notice) = match deliverable_blocks(&host, &session).await {
+        Some(block) => (Some(block), Vec::new()),
+        None => match super::brief::brief(&host, &session).await {
+            Some((block, line)) => (Some(block), vec![line]),
+            None => (None, Vec::new()),
+        },
+    };
+    Done::amended(instruction_files, context_block, notice)
 }
 
 /// The blocks this context may carry: the last compaction's, or those an earlier

@@ -114,6 +114,13 @@ pub enum Call {
     },
     /// Resolves after `ms` (`$.clock.after`).
     After { ms: u64 },
+    /// `$.session.messages({ last })`: the newest rows of the main conversation.
+    Messages { last: u32 },
+    /// The recall module's search, as the recall tool runs it ([`Done::Search`]);
+    /// the answer is its text (the person's `/recall`, which searches twice).
+    Search { request: recall_tool::Recall },
+    /// `$.session.cwd()`: the project's folder (the brief's earlier sessions).
+    Cwd,
     /// `$.command.run({ command, args })`: queued until the session is idle; it
     /// resolves only after the queued command has run (measured on 2.1.328).
     Command { command: String, args: String },
@@ -124,6 +131,8 @@ impl ShimCall for Call {
         match self {
             // Handled by the shim itself: `next` and the event's texts.
             Call::Next { .. } | Call::StartNext { .. } | Call::NextResult | Call::Texts { .. } | Call::Pack { .. } => Wait::Untimed,
+            // The recall module's own machine: its calls carry their own bounds.
+            Call::Search { .. } => Wait::Untimed,
             // A timer, and the queued command (it resolves once it has run,
             // however long the compaction takes).
             Call::After { .. } | Call::Command { .. } => Wait::Untimed,
@@ -143,6 +152,8 @@ impl ShimCall for Call {
 pub enum Done {
     /// The engine's own result as it came.
     PassThrough,
+    /// The engine's own result as it came, and lines for the person (below).
+    Told { notice: Notice },
     /// The engine's result as it came, and a job the shim starts once the hook
     /// has returned, without waiting for it (`turn.complete`'s turn-end job).
     Spawn { job: Job },
@@ -156,6 +167,9 @@ pub enum Done {
         /// summary row no hook could reach.
         #[serde(rename = "contextBlock", skip_serializing_if = "Option::is_none")]
         context_block: Option<ContextBlock>,
+        /// Lines for the person (a new session's brief says it was given).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        notice: Notice,
     },
     /// `{ skip: reason }`, without `next`: the compaction does not happen.
     Skip { reason: String },
@@ -166,7 +180,21 @@ pub enum Done {
     Search { request: recall_tool::Recall },
     /// A compaction of compact-plus's own, answered in the engine's place.
     Compacted(Compaction),
+    /// A slash command's answer, without `next` (`command.run`): shown to the
+    /// person alone (`{ text, isTextDisplayOnly: true }`), never sent to the
+    /// model, no model turn spent.
+    Reply { text: String },
+    /// `next` on the event with its row's text blocks replaced by these
+    /// (`session.append` at door `command`: a command's row rewritten).
+    Rewritten { content: Vec<String> },
 }
+
+/// Lines for the person's transcript (`$.ui.log`, `ui_log` headless), never
+/// the model's, logged by the shim once the hook has returned: logged inside a
+/// `session.compact` hook the terminal draws them above the `/compact` line,
+/// after it they come below its `Compacted` (measured on 2.1.328,
+/// tests/HOST.md).
+pub type Notice = Vec<String>;
 
 /// A job the core runs apart from any hook, started by a hook's end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -199,6 +227,9 @@ pub struct Compaction {
     pub keep: Vec<usize>,
     #[serde(rename = "inPlaceOf")]
     pub in_place_of: InPlaceOf,
+    /// The receipt of the rescue, for the person.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notice: Notice,
 }
 
 /// What a compaction of compact-plus's own stands in for.
@@ -226,11 +257,20 @@ impl Done {
     }
 
     /// The engine's result with these changes, or as it came with none.
-    pub(super) fn amended(instruction_files: Option<serde_json::Value>, context_block: Option<ContextBlock>) -> Done {
+    pub(super) fn amended(instruction_files: Option<serde_json::Value>, context_block: Option<ContextBlock>, notice: Notice) -> Done {
         if instruction_files.is_none() && context_block.is_none() {
+            return Done::told(notice);
+        }
+        Done::Amended { instruction_files, context_block, notice }
+    }
+
+    /// The engine's result as it came, and these lines for the person; as it
+    /// came alone with none.
+    pub(super) fn told(notice: Vec<String>) -> Done {
+        if notice.is_empty() {
             return Done::PassThrough;
         }
-        Done::Amended { instruction_files, context_block }
+        Done::Told { notice }
     }
 }
 
@@ -292,13 +332,23 @@ mod tests {
         assert_eq!(j(&Done::PassThrough), r#"{"end":"passThrough"}"#);
         assert_eq!(j(&Done::Spawn { job: Job::TurnEnd }), r#"{"end":"spawn","job":"turn-end"}"#);
         assert_eq!(Job::TurnEnd.name(), "turn-end");
-        assert_eq!(j(&Done::amended(None, None)), r#"{"end":"passThrough"}"#, "no change is no amendment");
+        assert_eq!(j(&Done::amended(None, None, Vec::new())), r#"{"end":"passThrough"}"#, "no change is no amendment");
+        assert_eq!(j(&Done::told(Vec::new())), r#"{"end":"passThrough"}"#, "no line is nothing told");
+        assert_eq!(j(&Done::amended(None, None, vec!["l".into()])), r#"{"end":"told","notice":["l"]}"#);
         let block = ContextBlock { name: "compact-plus", text: "t".into() };
-        assert_eq!(j(&Done::amended(None, Some(block))), r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"}}"#);
+        assert_eq!(j(&Done::amended(None, Some(block.clone()), Vec::new())), r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"}}"#);
+        assert_eq!(
+            j(&Done::amended(None, Some(block), vec!["l".into()])),
+            r#"{"end":"amended","contextBlock":{"name":"compact-plus","text":"t"},"notice":["l"]}"#
+        );
+        assert_eq!(j(&Done::Reply { text: "r".into() }), r#"{"end":"reply","text":"r"}"#);
+        assert_eq!(j(&Done::Rewritten { content: vec!["t".into()] }), r#"{"end":"rewritten","content":["t"]}"#);
         assert_eq!(j(&Done::Skip { reason: "r".into() }), r#"{"end":"skip","reason":"r"}"#);
         assert_eq!(j(&Done::answer("a")), r#"{"end":"answer","text":"a"}"#);
-        let c = Compaction { summary: "s".into(), keep: vec![2], in_place_of: InPlaceOf::Rejection };
-        assert_eq!(j(&Done::Compacted(c)), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection"}"#);
+        let c = Compaction { summary: "s".into(), keep: vec![2], in_place_of: InPlaceOf::Rejection, notice: Vec::new() };
+        assert_eq!(j(&Done::Compacted(c.clone())), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection"}"#);
+        let c = Compaction { notice: vec!["l".into()], ..c };
+        assert_eq!(j(&Done::Compacted(c)), r#"{"end":"compacted","summary":"s","keep":[2],"inPlaceOf":"rejection","notice":["l"]}"#);
     }
 
     #[test]
@@ -313,6 +363,7 @@ mod tests {
         assert_eq!(serde_json::to_string(&Call::NextResult).unwrap(), r#"{"op":"nextResult"}"#);
         assert_eq!(serde_json::to_string(&Call::Texts { messages: vec![0, 3] }).unwrap(), r#"{"op":"texts","messages":[0,3]}"#);
         assert_eq!(serde_json::to_string(&Call::Pack { results: false }).unwrap(), r#"{"op":"pack"}"#);
+        assert_eq!(serde_json::to_string(&Call::Messages { last: 1 }).unwrap(), r#"{"op":"messages","last":1}"#);
         let c = Call::Complete { model: "haiku".into(), prompt: "p".into(), system: "s".into(), max_tokens: 8, timeout_ms: 9 };
         assert_eq!(
             serde_json::to_string(&c).unwrap(),

@@ -20,6 +20,10 @@ use crate::compaction::rescue::row::{self, Tier};
 use crate::compaction::rescue::{digest, tier1};
 use crate::compaction::{handoff, history, verbatim};
 use crate::message::{Message, Messages};
+use crate::steer::{
+    self,
+    receipt::{Author, Rescue as ReceiptRescue},
+};
 use crate::text::stamp;
 use crate::{attribution, audit, record};
 
@@ -221,20 +225,27 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
     let keep_at = if whole { row::keep_from(messages, row::KEEP_TOKENS) } else { None };
     let keep: Vec<usize> = keep_at.map_or(Vec::new(), |k| (k..messages.len()).collect());
     let kept: Vec<&Message> = keep.iter().filter_map(|&i| messages.get(i)?.as_ref()).collect();
-    let entries = verbatim::not_kept(saved.verbatim, &kept);
+    let chosen = saved.verbatim.len();
+    let entries = verbatim::not_kept(std::mem::take(&mut saved.verbatim), &kept);
     let mark = verbatim::row_mark(Some(trigger), &kept);
-    let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
-    let words: Vec<String> = entries.iter().map(|e| session.clean(&e.text)).collect();
+    let words: Vec<String> = entries.iter().map(|e| session.clean_counted(&e.text, &saved.redacted)).collect();
+    // The person's pins with their words, where the context does not hold them already.
+    let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+    context.extend(entries.iter().map(|e| e.text.as_str()));
+    let (pins, pins_held) = saved.pins(host, &context).await;
+    let block = steer::pins::with_words(&pins, (!entries.is_empty()).then(|| verbatim::render(&entries, mark)));
+    let mut listed = 0;
     let pointer = match (&saved.file, &saved.dir) {
         (Some(file), Some(dir)) => {
             let mut p = handoff::pointer(file, dir, saved.parts, session.options.recall);
-            let mentions = saved.mentions.unwrap_or_else(|| audit::collect(messages));
+            let mentions = saved.mentions.take().unwrap_or_else(|| audit::collect(messages));
             let mut kept_texts: Vec<&str> = kept.iter().map(|m| m.text()).collect();
             kept_texts.push(&body);
             kept_texts.extend(block.as_deref());
             let flags = if tier == Tier::Model { attribution::check(&body, &attribution::said(messages)).flags } else { Vec::new() };
             let lost = audit::Lost { record: Some(&work), mentions: Some(&mentions), flags: &flags, clean: &|t| session.clean(t) };
             if let Some(a) = audit::block(&lost, &kept_texts) {
+                listed = steer::receipt::listed(&a);
                 p = format!("{p}\n\n{a}");
             }
             Some(p)
@@ -288,9 +299,15 @@ pub(super) async fn rescue(host: &Host, session: &Session, failed: Failed<'_>, w
         ];
         log(host, session, dir, &entry).await;
     }
+    let author = match tier {
+        Tier::Model => Author::Model(session.options.rescue_model.clone()),
+        Tier::Digest => Author::Digest { why: t1.why_not.clone() },
+    };
+    let rescue = ReceiptRescue { cause: cause.to_owned(), author };
+    let notice = saved.receipt(session, chosen, listed, pins.len() + pins_held, Some(rescue));
     let in_place_of = match why {
         Why::Failed { .. } => InPlaceOf::Rejection,
         Why::NoSummary(_) | Why::CoolingDown { .. } => InPlaceOf::Result,
     };
-    Done::Compacted(Compaction { summary, keep, in_place_of })
+    Done::Compacted(Compaction { summary, keep, in_place_of, notice })
 }

@@ -22,7 +22,8 @@ use crate::engine::{summary_row, Unexpected};
 use crate::compaction::{handoff, history, terminal, trim, verbatim};
 use crate::message::{self, JsVal, ListOrNot, Message, Messages};
 use crate::text::stamp;
-use crate::{attribution, audit, prune, record};
+use crate::{attribution, audit, prune, record, steer};
+use std::cell::RefCell;
 
 /// Why a precompute is not asked of a summarizer within its cool-down.
 const PRECOMPUTE_COOLING: &str =
@@ -82,8 +83,9 @@ async fn gather(host: &Host, session: &Session, e: &mut CompactEvent) -> Saved {
         fill_person_texts(host, &mut e.messages.0).await;
     }
     let previous = carried_words(host, session, dir.as_deref()).await;
+    let considered = verbatim::considered(previous.as_deref(), &e.messages.0);
     let verbatim = verbatim::select(previous, &e.messages.0, session.options.verbatim_tokens);
-    Saved { dir, file: None, parts: 0, verbatim, mentions: None, record: None }
+    Saved { dir, file: None, parts: 0, verbatim, considered, mentions: None, record: None, bytes: 0, redacted: RefCell::default() }
 }
 
 /// The texts of the user rows, where the verbatim block comes from. A failed
@@ -161,13 +163,14 @@ async fn write_history(
     unpack_event(host, session, e).await?;
     terminal::tidy(&mut e.messages.0);
     let messages = &e.messages.0;
-    let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean(t));
+    let mut texts = history::parts(messages, &meta, history::WRITE_LIMIT, &|t| session.clean_counted(t, &saved.redacted));
     // The work record, all of it, at the history's end: the block after the summary names the rest there.
     let work = record::read(messages, &|t| session.clean(t));
     record::into_history(&mut texts, &work, history::WRITE_LIMIT, &|t| session.clean(t));
     saved.record = Some(work);
     let names: Vec<String> =
         (1..=texts.len()).map(|k| history::part_file(dir, &stamp, &meta.trigger, n, k)).collect();
+    let sizes: Vec<usize> = texts.iter().map(String::len).collect();
     let writes = names.iter().zip(texts).map(|(path, text)| Call::Write { path: path.clone(), text }).collect();
     // A failed write (over the limit, a full disk) costs that part alone.
     let results = host.ask(writes).await;
@@ -178,6 +181,7 @@ async fn write_history(
     }
     saved.file = names.iter().zip(&results).find(|(_, r)| r.is_ok()).map(|(n, _)| n.clone());
     saved.parts = names.len();
+    saved.bytes = sizes.iter().zip(&results).filter(|(_, r)| r.is_ok()).map(|(n, _)| n).sum();
     if saved.file.is_some() {
         saved.mentions = Some(audit::collect(messages));
     }
@@ -409,12 +413,25 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         carried.cool_down = None;
     }
     let kept: Vec<&Message> = out.iter().flatten().collect();
-    let verbatim = verbatim::not_kept(saved.verbatim, &kept);
+    // Chosen for the block: in it, or kept by the engine after the summary.
+    let chosen = saved.verbatim.len();
+    let verbatim = verbatim::not_kept(std::mem::take(&mut saved.verbatim), &kept);
     let mut pending = Pending {
-        words: verbatim.iter().map(|v| session.clean(&v.text)).collect(),
+        words: verbatim.iter().map(|v| session.clean_counted(&v.text, &saved.redacted)).collect(),
         mark: verbatim::row_mark(e.trigger.as_str(), &kept),
         blocks: Vec::new(),
+        pins: Vec::new(),
     };
+    // The person's pins, in the block with their words, where the context does
+    // not hold them word for word already.
+    let held = {
+        let mut context: Vec<&str> = kept.iter().map(|m| m.text()).collect();
+        context.extend(pending.words.iter().map(String::as_str));
+        let (shown, held) = saved.pins(&host, &context).await;
+        pending.pins = shown;
+        held
+    };
+    let mut listed = 0;
     if let (Some(file), Some(dir)) = (&saved.file, &saved.dir) {
         let mut pointer = handoff::pointer(file, dir, saved.parts, session.options.recall);
         // What the summary lost: passages it puts in the person's mouth that match none of
@@ -426,6 +443,7 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         let flags = attribution::check(row_text, &attribution::said(&e.messages.0)).flags;
         let lost = audit::Lost { record: saved.record.as_ref(), mentions: saved.mentions.as_ref(), flags: &flags, clean: &|t| session.clean(t) };
         if let Some(block) = audit::block(&lost, &kept_texts) {
+            listed = steer::receipt::listed(&block);
             pointer = format!("{pointer}\n\n{}", session.clean(&block));
         }
         pending.blocks.push(pointer);
@@ -465,7 +483,8 @@ pub(super) async fn session_compact(host: Host, session: Rc<Session>, e: Compact
         entry.push(("file", saved.file.as_deref().map_or("null".into(), json_str)));
         log(&host, &session, dir, &entry).await;
     }
-    Done::PassThrough
+    let pins = pending.as_ref().map_or(0, |p| p.pins.len()) + held;
+    Done::told(saved.receipt(&session, chosen, listed, pins, None))
 }
 
 /// Counts a compaction in `State::compacting` for as long as the guard lives: its

@@ -11,6 +11,7 @@ use crate::compaction::verbatim::{self, Mark};
 use crate::message::{self, JsVal};
 use crate::prune;
 use crate::recall_tool::Reach;
+use crate::steer::receipt::Redactions;
 
 /// The mod's options, as `register(on, options)` receives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +27,11 @@ pub struct Options {
     pub rescue: bool,
     /// The model the rescue's summary is asked of: not the one failing.
     pub rescue_model: String,
+    /// One or two lines for the person after every compaction (`receipt`).
+    pub receipt: bool,
+    /// At a new session's first prompt, the brief from this project's newest
+    /// earlier summary (`sessionBrief`).
+    pub session_brief: bool,
 }
 
 /// The engine's small fast model, as `$.model.complete` names it (an alias,
@@ -42,6 +48,8 @@ impl Default for Options {
             recall: Reach::Project,
             rescue: true,
             rescue_model: RESCUE_MODEL.into(),
+            receipt: true,
+            session_brief: true,
         }
     }
 }
@@ -66,6 +74,9 @@ impl Options {
             rescue_model: JsVal,
             #[serde(rename = "recallScope")]
             recall_scope: JsVal,
+            receipt: JsVal,
+            #[serde(rename = "sessionBrief")]
+            session_brief: JsVal,
         }
         let raw = serde_json::from_str::<message::Lenient<Raw>>(json).ok().and_then(|l| l.0).unwrap_or_default();
         let d = Options::default();
@@ -92,6 +103,8 @@ impl Options {
                 .filter(|m| !m.is_empty())
                 .unwrap_or(RESCUE_MODEL)
                 .to_owned(),
+            receipt: raw.receipt != JsVal::Bool(false),
+            session_brief: raw.session_brief != JsVal::Bool(false),
         }
     }
 }
@@ -175,6 +188,10 @@ pub struct Carried {
     /// attachment). `None`: not known in this process, then looked for on disk
     /// (`.verbatim.json`), then in the messages. The conversation's.
     pub verbatim: Option<Vec<String>>,
+    /// This process has decided on the brief from an earlier session: given,
+    /// or not (a resumed session, none to give, the option off). The
+    /// process's: a `/clear` starts no new brief, it is the person's fresh start.
+    pub brief_done: bool,
     /// The engine's texts found otherwise than compact-plus knows them that
     /// the debug log has told of, a bit each (`engine::Unexpected`). The
     /// process's: once a process is enough.
@@ -198,6 +215,7 @@ impl Default for Carried {
             ptl_seen: false,
             cool_down: None,
             verbatim: None,
+            brief_done: false,
             unexpected_told: 0,
         }
     }
@@ -237,6 +255,9 @@ impl Carried {
             queued: _,
             // The process's count of what replaced the context: the clear is one more.
             compactions,
+            // The brief is for the process's first conversation: after a
+            // `/clear` the person starts fresh, the last session's brief is noise.
+            brief_done: _,
             // Told once a process: the engine's wording does not change with the conversation.
             unexpected_told: _,
         } = self;
@@ -277,11 +298,14 @@ pub struct Pending {
     /// reaches the model inside the turn that asked it.
     pub mark: Mark,
     pub blocks: Vec<String>,
+    /// The person's pins (redacted), in the block with their words: those the
+    /// context did not already hold word for word when the compaction was made.
+    pub pins: Vec<String>,
 }
 
 impl Pending {
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty() && self.blocks.is_empty()
+        self.words.is_empty() && self.blocks.is_empty() && self.pins.is_empty()
     }
 
     /// The texts `channel` hands the model: what comes with a new prompt marks
@@ -293,6 +317,7 @@ impl Pending {
         };
         let entries: Vec<verbatim::Entry> = self.words.iter().map(|t| verbatim::Entry { text: t.clone(), handle: None }).collect();
         let block = (!entries.is_empty()).then(|| verbatim::render(&entries, mark));
+        let block = crate::steer::pins::with_words(&self.pins, block);
         block.into_iter().chain(self.blocks.iter().cloned()).collect()
     }
 }
@@ -326,5 +351,17 @@ impl Session {
         } else {
             text.to_owned()
         }
+    }
+
+    /// `clean`, counting what it redacted in `tally` (for the receipt).
+    pub fn clean_counted(&self, text: &str, tally: &RefCell<Redactions>) -> String {
+        if !self.options.redact {
+            return text.to_owned();
+        }
+        let (out, n) = crate::redact::redact_counted(text);
+        if n > 0 {
+            tally.borrow_mut().count(text);
+        }
+        out.into_owned()
     }
 }

@@ -9,6 +9,8 @@
 //   [d8]     tests/HOST.md (the probes of issue [8], terminal and headless)
 //   [dts]    /tmp/bunfs/claude-code.d.ts-09a2d7e5.txt (the engine's declarations)
 //   [i8]     issue [8] (`issues show 13`), item 6, for what a Windows host answers
+//   [d16]    tests/HOST.md, "The person's commands and lines" (issue [16]'s probes, terminal and
+//            headless: command.register, command.run, the command rows, ui.log, session.messages)
 //
 // The fake does not guess where the host was not measured; where it has to choose (an error's
 // wording, say), the comment says so. It is shared by tests/shim/*.test.mjs and bench/memory.mjs.
@@ -127,6 +129,9 @@ export class FakeHost {
     this.completions = []
     this.compile = compile
     this.onCall = onCall
+    this.commands = [] // `$.command.register` specs, by name [d16]
+    this.sinceAnswer = [] // command rows stored since the model's last answer: they follow a summary [d16]
+    this.transcript = [] // `$.ui.log` lines to the transcript: { text, hooksInFlight } [d16]
     this.on = this.#on.bind(this)
     this.$ = this.#dollar()
   }
@@ -192,7 +197,14 @@ export class FakeHost {
     for (let quiet = 0, rounds = 0; quiet < 4; rounds++) {
       if (rounds > 100000) throw new Error('the fake host never settled')
       await hop()
-      if (this.pendingOps === 0) quiet++
+      // A timer already due (`$.clock.after(0, …)`) fires on the host's next turn, with no time
+      // passing [dts clock.after]; later ones wait for `advance`.
+      const due = this.timers.find((t) => !t.cancelled && t.at <= this.now)
+      if (due) {
+        due.cancelled = true
+        due.fn()
+        quiet = 0
+      } else if (this.pendingOps === 0) quiet++
       else quiet = 0
     }
   }
@@ -369,6 +381,9 @@ export class FakeHost {
         // The directory the session runs in, absolute [dts session.cwd].
         cwd: op('session.cwd', () => host.cwd),
         usage: op('session.usage', (args) => host.usage(args)),
+        // The newest `last` rows, `{ role, text, toolUses }`; `[]` before a new session's first
+        // prompt, the rows of a resumed one [dts session.messages, d16].
+        messages: op('session.messages', (args) => host.conversation.slice(-(args?.last ?? 4096)).map((m) => ({ role: m.role, text: m.text ?? '', toolUses: [] }))),
         // Never to be called by compact-plus (tests/HOST.md: always `$.command.run`). Terminal: the
         // engine compacts with the calling plugin's own session.compact hook skipped (re-entry);
         // headless: rejects [kit item 2].
@@ -405,9 +420,15 @@ export class FakeHost {
         log: (text, opts) => {
           host.calls.push({ op: 'ui.log', args: [text, opts] })
           if (opts?.to === 'debug') host.debug.push(String(text))
+          else host.transcript.push({ text: String(text), hooksInFlight: host.inFlight })
         },
       },
       command: {
+        // Listed for the session from the next keystroke; again replaces [dts command.register, d16].
+        register: op('command.register', (spec) => {
+          host.commands = [...host.commands.filter((c) => c.name !== spec?.name), spec]
+          return { command: spec?.name }
+        }),
         // Queued and run once the session is idle; a `/compact` reaches our own session.compact
         // as trigger `manual` with `instructions` = args; the promise resolves `{}` only after
         // that compaction finished [d8, kit item 2].
@@ -582,7 +603,9 @@ export class FakeHost {
     if (!Array.isArray(out.value?.messages)) return { ...out, notCompacted: true }
     this.compactions++
     this.conversation = [...out.value.messages]
-    this.rows = []
+    // The command rows typed since the last answer come after the summary: headless among the kept
+    // messages, in the terminal sent after them, outside session.compact's messages [d16].
+    this.rows = [...this.sinceAnswer]
     this.contextSections = null
     this.contextTokens = undefined
     const summary = out.value.messages[0]
@@ -644,6 +667,7 @@ export class FakeHost {
     this.requests.push({ kind: 'normal', sees: this.modelSees() })
     const answer = 'Hello from the fake API.'
     this.conversation.push({ role: 'assistant', text: answer, toolUses: [], handle: uuid() })
+    this.sinceAnswer = []
     this.contextTokens = tokens
     return this.turnComplete(answer)
   }
@@ -658,6 +682,49 @@ export class FakeHost {
     const rows = this.rows.flatMap((r) => (Array.isArray(r.content) ? r.content.map((c) => c.text ?? '') : []))
     const sections = (this.contextSections ?? []).map((b) => `# ${b.name}\n${b.text}`)
     return [...rows, ...sections].join('\n\n')
+  }
+
+  /** The engine raises `tool.list` at load, before any other of our hooks [d16, startup's HOST.md rows]. */
+  async loadTools() {
+    const out = await this.fire('tool.list', {}, () => ({ value: [] }))
+    await this.settle()
+    return out
+  }
+
+  /**
+   * The person types `/<name> <args>`. A name nobody registered goes to the model as a prompt
+   * [d16: a request with "no command with that name"]; a registered one raises `command.run`
+   * (a hook's own answer runs nothing beneath: no model turn), then the engine stores its rows at
+   * door `command`: the caveat (isMeta), the command's line, its output (a `local_command` notice).
+   * The line goes in later requests as a hook left it; a display-only output never does [d16].
+   */
+  async slash(name, args = '') {
+    if (!this.commands.some((c) => c.name === name)) {
+      this.requests.push({ kind: 'normal', unknownCommand: name })
+      return { unknown: true }
+    }
+    const e = { command: name, args, origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 200 } }
+    const out = await this.fire('command.run', e, () => ({ text: `${name}: no hook answered`, ref: 1 }))
+    const line = `<command-name>/${name}</command-name>\n            <command-message>${name}</command-message>\n            <command-args>${args}</command-args>`
+    const rows = [
+      { type: 'user', role: 'user', isMeta: true, content: [{ type: 'text', text: '<local-command-caveat>The command below was run directly in Claude Code, not sent to you as a request.</local-command-caveat>' }] },
+      { type: 'user', role: 'user', content: [{ type: 'text', text: line }] },
+      { type: 'system', name: 'local_command', content: [{ type: 'text', text: `<local-command-stdout>${out.value?.text ?? ''}</local-command-stdout>` }] },
+    ]
+    for (const row of rows) {
+      const id = uuid()
+      const a = await this.fire('session.append', { message: row, door: 'command', origin: { kind: 'engine' }, uuid: id }, (down) => ({ message: down.message, uuid: id }))
+      const stored = a.value?.message ?? row
+      const sent = stored.type === 'user' ? stored : out.value?.isTextDisplayOnly ? null : { ...stored, type: 'user', role: 'user' }
+      if (sent) {
+        this.rows.push(sent)
+        this.sinceAnswer.push(sent)
+      }
+      // Headless the line is a user row of the conversation; the terminal keeps it as a
+      // `local_command` notice, which session.compact's messages leave out [d16].
+      if (this.mode === 'headless' && stored.type === 'user' && !stored.isMeta) this.conversation.push({ role: 'user', text: stored.content.map((c) => c.text).join(''), toolUses: [], handle: id })
+    }
+    return out
   }
 
   // ---- the command queue ----

@@ -158,9 +158,16 @@ test('with every $ call failing, no error reaches the engine: each hook lets the
 test('every registration has a .catch, and each answers as the engine needs it: what next gave when it was called, else next(e) once', async () => {
   const host = shim({ mode: 'tui' })
   const events = host.hooks.map((h) => h.event)
-  assert.deepEqual(events.sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'tool.call', 'tool.list', 'turn.complete'])
+  assert.deepEqual(events.sort(), ['command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'tool.call', 'tool.list', 'turn.complete'])
   for (const reg of host.hooks) {
     assert.equal(typeof reg.catch, 'function', `${reg.event} has no .catch`)
+    if (reg.event === 'command.run') {
+      // Our own command, answered without next: a failure is the person's line, and no command runs
+      // beneath (none does: the engine has no run of its own for a registered name) [d16]. Any
+      // other command is the engine's, as below.
+      const answer = await reg.catch(host.$, { command: 'pin' }, Object.assign(() => assert.fail('next'), { called: false }))
+      assert.deepEqual(answer, { text: '/pin failed', isTextDisplayOnly: true })
+    }
     if (reg.event === 'tool.call') {
       // The recall tool's own answer: a failed search is the tool's result, never the session's.
       assert.match(String((await reg.catch(host.$, {}, Object.assign(() => assert.fail('next'), { called: false }))).result), /^recall:/)
@@ -169,19 +176,19 @@ test('every registration has a .catch, and each answers as the engine needs it: 
     const given = { from: 'next', event: reg.event }
     let calls = 0
     const replay = Object.assign(async () => (calls++, given), { event: reg.event, called: true, error: { kind: 'throw', message: 'x', budget: 10000 } })
-    assert.equal(await reg.catch(host.$, { e: 1 }, replay), given)
+    assert.equal(await reg.catch(host.$, { e: 1, command: 'compact' }, replay), given)
     assert.equal(calls, 1)
     let down
     const fresh = Object.assign(async (d) => ((down = d), given), { event: reg.event, called: false, error: { kind: 'timeout', budget: 10000 } })
-    assert.equal(await reg.catch(host.$, { e: 2 }, fresh), given)
-    assert.deepEqual(down, { e: 2 })
+    assert.equal(await reg.catch(host.$, { e: 2, command: 'compact' }, fresh), given)
+    assert.deepEqual(down, { e: 2, command: 'compact' })
   }
 })
 
 test('options turn hooks off as documented: recallTool false lists no tool and serves no tool.call', async () => {
   const host = shim({ mode: 'tui' }, { recallTool: false })
   // tool.list stays hooked: it is the session's first hook, where the compile starts.
-  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['prompt.context', 'session.append', 'session.compact', 'session.end', 'tool.list', 'turn.complete'])
+  assert.deepEqual(host.hooks.map((h) => h.event).sort(), ['command.run', 'prompt.context', 'session.append', 'session.append', 'session.compact', 'session.end', 'tool.list', 'turn.complete'])
   const listed = await host.tools()
   assert.deepEqual(listed.value, listed.below)
 })
