@@ -270,8 +270,16 @@ pub fn messages<S: Source + ?Sized>(s: &mut S) -> Value {
 }
 
 /// The hooks the core runs, as the shim names them.
-pub const HOOKS: [&str; 6] =
-    ["session.compact", "session.append", "prompt.context", "turn.complete", "turn-end", "tool.call"];
+pub const HOOKS: [&str; 8] = [
+    "session.compact",
+    "session.append",
+    "prompt.context",
+    "turn.complete",
+    "turn-end",
+    "tool.call",
+    "command.run",
+    "session.end",
+];
 
 /// An instruction file as `prompt.context` lists it.
 fn instruction_file<S: Source + ?Sized>(s: &mut S) -> Value {
@@ -300,6 +308,15 @@ pub fn instruction_text<S: Source + ?Sized>(s: &mut S) -> String {
     out
 }
 
+/// A slash command's row as the engine keeps it, with any name and arguments.
+fn command_row<S: Source + ?Sized>(s: &mut S) -> String {
+    let name = *pick(s, &["pin", "unpin", "recall", "compact", ""]);
+    format!(
+        "<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args>{}</command-args>",
+        text(s)
+    )
+}
+
 /// The event a hook starts with: its usual shape with odd values, or any JSON.
 pub fn event<S: Source + ?Sized>(s: &mut S, hook: &str) -> String {
     if s.byte() % 16 == 15 {
@@ -318,13 +335,21 @@ pub fn event<S: Source + ?Sized>(s: &mut S, hook: &str) -> String {
             // as the shim sends it: the texts to come by `texts` and `pack`
             "textsDeferred": flag(s),
         }),
+        // door `compaction` (the summary row) or `command` (a slash command's row, as the
+        // engine writes it: tests/HOST.md "The person's commands and lines")
         "session.append" => json!({
+            "door": *pick(s, &["compaction", "command", ""]),
             "message": json!({
                 "type": *pick(s, &["user", "assistant", "system"]),
                 "role": *pick(s, &["user", "assistant"]),
-                "content": [{"type": "text", "text": text(s)}],
+                "content": [{"type": "text", "text": if flag(s) { command_row(s) } else { text(s) }}],
             }),
             "agentId": agent(),
+        }),
+        // compact-plus's slash commands as the person types them, and others
+        "command.run" => json!({
+            "command": *pick(s, &["pin", "unpin", "recall", "compact", ""]),
+            "args": if flag(s) { Value::String(text(s)) } else { json(s, 0) },
         }),
         "prompt.context" => json!({
             "instructionFiles": (0..below(s, 5)).map(|_| instruction_file(s)).collect::<Vec<_>>(),

@@ -118,6 +118,10 @@ fn answer_for<S: Source + ?Sized>(s: &mut S, hook: &str, call: &Value) -> Value 
             },
         }),
         "startNext" => Value::Null,
+        // `$.session.messages` (the brief's rows) and the recall module's answer to `search`
+        // (`/recall`): their usual shapes, odd values inside
+        "messages" => gen::messages(s),
+        "search" => json!(gen::text(s)),
         "texts" => {
             let n = call.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
             let n = if s.byte() % 8 == 0 { below(s, n + 2) } else { n };
