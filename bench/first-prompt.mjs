@@ -26,7 +26,7 @@ const install = args.includes('--plugin-dir') ? 'plugin-dir' : 'marketplace'
 const starts = quick ? 1 : Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--before') ?? 10)
 const before = args.includes('--before') ? args[args.indexOf('--before') + 1] : null
 // empty: a hooks module that hooks nothing (the host's floor: a hooks worker to start before the
-// first turn); pass-through: compact-plus's seven registrations, each passing its event on
+// first turn); pass-through: compact-plus's nine registrations, each passing its event on
 // (bench/host-mods.mjs). So the engine's cost of hosting a mod at all shows apart from
 // compact-plus's own work.
 const variants = ['none', 'empty', 'pass-through', 'compact-plus', ...(before ? ['before'] : []), ...(args.includes('--no-reference') ? [] : ['reference'])]

@@ -21,6 +21,8 @@ const EVENTS = {
   'session.end': `on('session.end', pass).catch(($, e, next) => next(e))`,
   'tool.list': `on('tool.list', pass).catch(($, e, next) => next(e))`,
   'tool.call': `on('tool.call', { tool: 'compact_plus_recall' }, pass).catch(() => ({ result: 'recall: off' }))`,
+  'command.run': `on('command.run', pass).catch(($, e, next) => next(e))`,
+  'session.append:command': `on('session.append', { door: 'command' }, pass).catch(($, e, next) => next(e))`,
 }
 const ALL = Object.keys(EVENTS)
 
@@ -50,7 +52,7 @@ const comments = () => ('// ' + 'lorem ipsum dolor sit amet consectetur '.repeat
 export const PROBES = {
   empty: ['a hooks module that hooks nothing', () => ({ 'js/m.js': 'export function register(on) {}\n' })],
   ...Object.fromEntries(ALL.map((e) => [`only:${e}`, [`${e} alone, passed on`, () => ({ 'js/m.js': module([e]) })]])),
-  'pass-through': ["compact-plus's seven registrations, each passing its event on", () => ({ 'js/m.js': module(ALL) })],
+  'pass-through': ["compact-plus's nine registrations, each passing its event on", () => ({ 'js/m.js': module(ALL) })],
   '+core-glue': ['pass-through, importing the core\'s wasm-bindgen glue (nothing called)', () => ({ 'js/m.js': module(ALL, { pre: coreImport, body: '  if (never) coreStart()\n' }), ...glue() })],
   '+recall-glue': ['pass-through, importing the recall module\'s glue (nothing called)', () => ({ 'js/m.js': module(ALL, { pre: recallImport, body: '  if (never) recallStart()\n' }), ...glue() })],
   '+both-glue': ['pass-through, importing both glue files (nothing called)', () => ({ 'js/m.js': module(ALL, { pre: coreImport + recallImport, body: '  if (never) { coreStart(); recallStart() }\n' }), ...glue() })],

@@ -161,7 +161,10 @@ fn session_compact_takes_its_texts_late_and_as_bytes() {
         };
         step = serde_json::from_str(&out).unwrap();
     }
-    assert_eq!(step, serde_json::json!({"done": {}}));
+    // The engine's result as it came, with the receipt for the person (issue [16]).
+    assert_eq!(step["done"]["end"], "told", "{step}");
+    let notice = step["done"]["notice"].to_string();
+    assert!(notice.contains("history saved to ~/.claude/compact-history/s1/") && notice.contains("1 of your messages kept word for word"), "{notice}");
     let at = |op: &str| ops.iter().position(|o| o == op).unwrap();
     assert!(at("texts") < at("startNext") && at("startNext") < at("pack") && at("pack") < at("nextResult"), "{ops:?}");
     let history = history.expect("a history was written");

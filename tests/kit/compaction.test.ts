@@ -13,15 +13,19 @@ const MESSAGES: SessionMessage[] = [
   { role: 'assistant', text: 'All 12 pass.', toolUses: [] },
 ]
 /** What the engine keeps: its summary alone. */
-const SUMMARY: SessionMessage = { role: 'assistant', text: 'The summary.', toolUses: [] }
 const HISTORY = `${DIR}/2025-11-29T120000Z-manual.md`
+/** The summary row as the engine (2.1.328) writes it: its opening, then the summary (src/engine/summary_row.rs). */
+const ROW =
+  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\nThe summary.'
+/** What the engine keeps: its summary row alone. */
+const SUMMARY: SessionMessage = { role: 'user', text: ROW, toolUses: [] }
 
 function summaryRow(uuid: string): SessionAppendInput {
   return {
     door: 'compaction',
     origin: { kind: 'engine' },
     uuid,
-    message: { type: 'user', role: 'user', isMeta: true, content: [{ type: 'text', text: 'The summary.' }] },
+    message: { type: 'user', role: 'user', isMeta: true, content: [{ type: 'text', text: ROW }] },
   } as SessionAppendInput
 }
 
@@ -31,7 +35,7 @@ const texts = (r: { message?: { content: readonly unknown[] } }) =>
 test('with nothing pending the summary row passes unchanged and nothing is touched', async ($, on) => {
   const w = world(on)
   const r = await $.session.append(summaryRow('u1'))
-  expect(texts(r)).toEqual(['The summary.'])
+  expect(texts(r)).toEqual([ROW])
   expect(r.uuid).toBe('u1')
   expect(w.calls).toEqual([])
 })
@@ -73,7 +77,7 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   // The summary row: the person's own words, then where the history is.
   const row = await $.session.append(summaryRow('u2'))
   const [summary, verbatim, pointer, ...rest] = texts(row)
-  expect(summary).toBe('The summary.')
+  expect(summary).toBe(ROW)
   expect(verbatim).toStartWith('<user-messages-verbatim>\n')
   expect(verbatim).toContain(`--- user message (earlier) ---\n${FIRST}\n`)
   // A /compact between turns: the next prompt follows the row, so no request in it is current.
@@ -85,7 +89,7 @@ test('a compaction hands the summarizer the handoff, saves the history, and its 
   expect(rest).toEqual([])
 
   // Once only: the next summary row is left alone.
-  expect(texts(await $.session.append(summaryRow('u3')))).toEqual(['The summary.'])
+  expect(texts(await $.session.append(summaryRow('u3')))).toEqual([ROW])
 })
 
 test('the person\'s own /compact instructions come first, ours after', async ($, on) => {
@@ -113,7 +117,7 @@ test('a subagent\'s compaction gets the handoff alone: nothing saved, nothing pe
   // No verbatim block is promised for a subagent.
   expect(seen[0]).not.toContain('word for word')
   expect(w.ops('write')).toEqual([])
-  expect(texts(await $.session.append(summaryRow('u1')))).toEqual(['The summary.'])
+  expect(texts(await $.session.append(summaryRow('u1')))).toEqual([ROW])
 })
 
 test('a compaction the engine skips leaves the summary row alone', async ($, on) => {
@@ -123,5 +127,5 @@ test('a compaction the engine skips leaves the summary row alone', async ($, on)
   expect(r).toEqual({ skip: 'a PreCompact hook blocked it' })
   // The history is saved before the summarizer runs; nothing is logged as compacted.
   expect(Object.keys(w.files)).toEqual([`${DIR}/2025-11-29T120000Z-auto.md`])
-  expect(texts(await $.session.append(summaryRow('u1')))).toEqual(['The summary.'])
+  expect(texts(await $.session.append(summaryRow('u1')))).toEqual([ROW])
 })
