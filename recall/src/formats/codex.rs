@@ -16,7 +16,7 @@ fn text_of(raw: &str) -> String {
     }
 }
 
-pub fn read(line: &str, detail: Detail) -> Line {
+pub fn read(line: &str, detail: Detail) -> Line<'_> {
     let Some([ts, kind, payload]) = fields(line, ["timestamp", "type", "payload"]) else { return Line::Malformed };
     let ts = ts.map(decode).unwrap_or_default();
     let kind = kind.and_then(text).unwrap_or_default();
@@ -25,7 +25,7 @@ pub fn read(line: &str, detail: Detail) -> Line {
     let Some([p_kind, role, message, content, name, arguments, input, output]) = payload.and_then(|p| fields(p, keys)) else {
         return if kind == "session_meta" { Line::Start { ts } } else { Line::Other };
     };
-    let said = |speaker, text: String, from_recall| Line::Utterance(Utterance { speaker, ts: ts.clone(), text, from_recall });
+    let said = |speaker, text: String, from_recall| Line::Utterance(Utterance { speaker, ts: ts.clone().into(), text: text.into(), from_recall });
     // Without the full texts, "…" stands for a text there is.
     let glance = |raw: Option<&str>| if raw.is_some_and(has_text) { "…".to_owned() } else { String::new() };
     let p_kind = p_kind.and_then(text).unwrap_or_default();
@@ -80,7 +80,7 @@ mod tests {
             r#"{"timestamp":"2026-03-08T09:10:00.000Z","type":"compacted","payload":{"message":"summary of the codex work","replacement_history":[]}}"#,
         ];
         let got: Vec<Line> = rows.iter().map(|r| read(r, Detail::Full)).collect();
-        let said = |speaker, ts: &str, text: &str| Line::Utterance(Utterance { speaker, ts: ts.into(), text: text.into(), from_recall: false });
+        let said = |speaker, ts: &'static str, text: &'static str| Line::Utterance(Utterance { speaker, ts: ts.into(), text: text.into(), from_recall: false });
         assert_eq!(
             got,
             [

@@ -21,7 +21,7 @@ use crate::walk::Recorder;
 
 /// One row of `format`. `cwd` is the project's folder (OpenCode's rows name
 /// it, or not).
-pub fn read_line(format: Recorder, line: &str, detail: Detail, cwd: &str) -> Line {
+pub fn read_line<'a>(format: Recorder, line: &'a str, detail: Detail, cwd: &str) -> Line<'a> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     match format {
         Recorder::ClaudeCode => claude::read(line, detail),

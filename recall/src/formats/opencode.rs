@@ -38,7 +38,7 @@ fn in_folder(url: &str, cwd: &str) -> bool {
     folder::inside(&path, cwd)
 }
 
-pub fn read(line: &str, cwd: &str) -> Line {
+pub fn read<'a>(line: &'a str, cwd: &str) -> Line<'a> {
     let Some([input, parts]) = fields(line, ["input", "parts"]) else { return Line::Malformed };
     let Some(input) = input else { return Line::Other };
     let ours = parts.and_then(items).unwrap_or_default().iter().any(|p| {
@@ -48,7 +48,7 @@ pub fn read(line: &str, cwd: &str) -> Line {
     if !ours {
         return Line::Elsewhere;
     }
-    Line::Utterance(Utterance { speaker: Speaker::User, ts: String::new(), text: decode(input), from_recall: false })
+    Line::Utterance(Utterance { speaker: Speaker::User, ts: "".into(), text: decode(input).into(), from_recall: false })
 }
 
 #[cfg(test)]
@@ -58,7 +58,7 @@ mod tests {
     #[test]
     fn a_prompt_is_this_projects_when_a_file_it_mentions_is_in_this_folder() {
         let prompt = |url: &str| format!(r#"{{"input":"fix @src/a.rs","mode":"normal","parts":[{{"type":"file","mime":"text/plain","filename":"src/a.rs","url":"{url}","source":{{"type":"file","path":"src/a.rs","text":{{"start":4,"end":13,"value":"@src/a.rs"}}}}}}]}}"#);
-        let ours = Line::Utterance(Utterance { speaker: Speaker::User, ts: String::new(), text: "fix @src/a.rs".into(), from_recall: false });
+        let ours = Line::Utterance(Utterance { speaker: Speaker::User, ts: "".into(), text: "fix @src/a.rs".into(), from_recall: false });
         assert_eq!(read(&prompt("file:///w/app/src/a.rs"), "/w/app"), ours);
         assert_eq!(read(&prompt("file:///w/my%20app/src/a.rs?start=3"), "/w/my app"), ours);
         assert_eq!(read(&prompt("file:///w/app2/src/a.rs"), "/w/app"), Line::Elsewhere);

@@ -1,6 +1,8 @@
 //! What a row of a record is, whatever the tool: the vocabulary the readers
 //! share, and the few tests they make of a row's text.
 
+use std::borrow::Cow;
+
 use compact_plus::recall_tool::Role;
 
 /// What a tool's input shows of itself: `tool <name>: <input>`, cut.
@@ -36,20 +38,22 @@ impl Speaker {
     }
 }
 
-/// A message a row holds. Its text is the raw record's: not yet redacted.
+/// A message a row holds. Its text is the raw record's: not yet redacted;
+/// borrowed from the line where it has no escapes (the sessions view reads
+/// every row, and keeps next to nothing of it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Utterance {
+pub struct Utterance<'a> {
     pub speaker: Speaker,
-    pub ts: String,
-    pub text: String,
+    pub ts: Cow<'a, str>,
+    pub text: Cow<'a, str>,
     /// The recall tool's own earlier call or answer: ranked last.
     pub from_recall: bool,
 }
 
 /// What one line of a record is, read as its tool's row.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Line {
-    Utterance(Utterance),
+pub enum Line<'a> {
+    Utterance(Utterance<'a>),
     /// A compaction; Codex keeps its summary with it.
     Compaction { ts: String, summary: Option<String> },
     /// Claude Code's old `summary` row: the session's title.

@@ -31,7 +31,7 @@ pub struct Skipped {
 }
 
 /// Each line of a read, in order: the joined one, then the body's.
-pub fn each_line(whole: &Whole, mut f: impl FnMut(Option<&str>)) {
+pub fn each_line<'w>(whole: &'w Whole, mut f: impl FnMut(Option<&'w str>)) {
     match &whole.joined {
         Some(Joined::Line(l)) => f(Some(l)),
         Some(Joined::Huge) => f(None),

@@ -112,7 +112,7 @@ impl ProjectSearch {
         match read_line(file.format, line, Detail::Full, &self.cwd) {
             Line::Utterance(said) => self.message(file, n, said),
             Line::Compaction { ts, summary: Some(text) } => {
-                self.message(file, n, Utterance { speaker: Speaker::Summary, ts, text, from_recall: false })
+                self.message(file, n, Utterance { speaker: Speaker::Summary, ts: ts.into(), text: text.into(), from_recall: false })
             }
             Line::Other => self.skipped.other += 1,
             Line::Malformed => self.skipped.malformed += 1,
@@ -288,7 +288,7 @@ impl Reader for ProjectSearch {
             let text = std::mem::take(&mut self.summary);
             self.summaries += 1;
             let n = self.lines + self.summaries;
-            let said = Utterance { speaker: Speaker::Summary, ts: iso_of_ms(file.mtime_ms), text, from_recall: false };
+            let said = Utterance { speaker: Speaker::Summary, ts: iso_of_ms(file.mtime_ms).into(), text: text.into(), from_recall: false };
             self.message(file, n, said);
         }
     }

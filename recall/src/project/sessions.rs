@@ -6,6 +6,8 @@
 //! the assistant's and the tools' texts left unread, the person's read whole.
 //! A request is redacted before anything of it is kept.
 
+use std::borrow::Cow;
+
 use compact_plus::redact::redact;
 
 use super::reader::{each_line, skipped_line, Reader, Skipped};
@@ -64,7 +66,7 @@ impl SessionsView {
 
     /// One line of a session's record; a request's text (raw, not kept past
     /// this read) is answered, the last of a read is redacted once it ends.
-    fn row(&mut self, format: Recorder, line: Option<&str>) -> Option<String> {
+    fn row<'l>(&mut self, format: Recorder, line: Option<&'l str>) -> Option<Cow<'l, str>> {
         let Some(line) = line else {
             self.skipped.huge += 1;
             return None;
