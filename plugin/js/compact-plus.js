@@ -100,17 +100,37 @@ async function searched(request, io) {
   return recall.search(await recallCompiled, request, io)
 }
 
-// The core's lines for the person, logged once the hook has returned: the terminal draws a line
-// logged inside session.compact above the `/compact` line, one logged after it below `Compacted`
-// (tests/HOST.md).
+// The core's lines for the person, logged once the hook has returned and the engine's command that
+// ran it (a `/compact`) has settled: the terminal draws a line logged while that command still runs
+// above its `/compact` line, one logged after it below `Compacted` (tests/HOST.md). A command that
+// does not settle holds them 5 s at most.
+let commandsRunning = 0 // the engine's own commands in flight (not ours)
+const onSettled = [] // what waits for them
 function told(lines, io) {
-  io.after(0, () => {
-    for (const line of lines) {
-      try {
-        io.show(String(line))
-      } catch {}
-    }
-  })
+  let shown = false
+  const show = () => {
+    if (shown) return
+    shown = true
+    io.after(0, () => {
+      for (const line of lines) {
+        try {
+          io.show(String(line))
+        } catch {}
+      }
+    })
+  }
+  if (commandsRunning === 0) return show()
+  onSettled.push(show)
+  io.after(5000, show)
+}
+function commandRun(e, next) {
+  commandsRunning++
+  const settled = () => {
+    if (--commandsRunning === 0) for (const f of onSettled.splice(0)) f()
+  }
+  const out = next(e)
+  Promise.resolve(out).then(settled, settled)
+  return out
 }
 
 // The `$` call behind each op the machines ask for. A switch, not a table: the host loads a hooks
@@ -242,7 +262,7 @@ export function register(on, opts) {
   // One registration for the three: with more than one, the engine keeps each command's line
   // without its arguments (tests/HOST.md). A failure of our own is the person's line.
   const ours = (e) => COMMANDS.some((c) => c.name === e?.command)
-  on('command.run', ($, e, next) => (ours(e) ? hook($, e, next) : next(e))).catch(($, e, next) =>
+  on('command.run', ($, e, next) => (ours(e) ? hook($, e, next) : commandRun(e, next))).catch(($, e, next) =>
     next.called || !ours(e) ? next(e) : { text: `/${e.command} failed`, isTextDisplayOnly: true },
   )
   on('session.append', { door: 'command' }, hook).catch(($, e, next) => next(e))
