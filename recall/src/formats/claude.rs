@@ -26,7 +26,7 @@ fn result_text(raw: &str) -> String {
 type Members<'a> = [Option<&'a str>; 8];
 const ROW_KEYS: [&str; 8] = ["type", "subtype", "timestamp", "isSidechain", "isMeta", "isCompactSummary", "summary", "message"];
 /// A content block's members, as [`BLOCK_KEYS`] names them.
-type Block<'a> = [Option<&'a str>; 5];
+type BlockFields<'a> = [Option<&'a str>; 5];
 const BLOCK_KEYS: [&str; 5] = ["type", "text", "name", "input", "content"];
 
 /// A message's content: its raw value and, when it is an array, its blocks
@@ -34,7 +34,7 @@ const BLOCK_KEYS: [&str; 5] = ["type", "text", "name", "input", "content"];
 /// (its text is what its quotes hold).
 struct Content<'a> {
     raw: &'a str,
-    blocks: Option<Vec<Option<Block<'a>>>>,
+    blocks: Option<Vec<Option<BlockFields<'a>>>>,
     plain: bool,
 }
 
@@ -89,10 +89,10 @@ fn message(line: &str, start: usize) -> Option<(usize, Option<Content<'_>>)> {
 }
 
 /// The array of content blocks at `start`: its end and its blocks.
-fn blocks(line: &str, start: usize) -> Option<(usize, Vec<Option<Block<'_>>>)> {
+fn blocks(line: &str, start: usize) -> Option<(usize, Vec<Option<BlockFields<'_>>>)> {
     let mut blocks = Vec::new();
     let end = array(line, start, |at| {
-        let mut block: Block = [None; 5];
+        let mut block: BlockFields = [None; 5];
         let read = object(line, at, |name, v| {
             let end = value_end(line, v)?;
             if let Some(slot) = place(&BLOCK_KEYS, name).and_then(|p| block.get_mut(p)) {
@@ -110,7 +110,7 @@ fn blocks(line: &str, start: usize) -> Option<(usize, Vec<Option<Block<'_>>>)> {
 /// answer)`. Without `Detail::Full` the tools' texts are left unread, and the
 /// assistant's unless `words` (the person's are read: the sessions view shows
 /// requests); a text of "…" says there was some.
-fn blocks_text(blocks: &[Option<Block>], detail: Detail, words: bool) -> (Cow<'static, str>, bool, bool) {
+fn blocks_text(blocks: &[Option<BlockFields>], detail: Detail, words: bool) -> (Cow<'static, str>, bool, bool) {
     let mut parts = Vec::new();
     let (mut tool, mut said, mut recall, mut any) = (false, false, false, false);
     for &[kind, t, name, input, content] in blocks.iter().flatten() {
@@ -219,7 +219,7 @@ mod tests {
     /// The row as it was read before the one pass: its members, then its
     /// message's, then the content's elements, each from a slice of the last.
     #[allow(clippy::type_complexity)]
-    fn read_in_steps(line: &str) -> Option<(Members<'_>, Option<(&str, Option<Vec<Option<Block<'_>>>>)>)> {
+    fn read_in_steps(line: &str) -> Option<(Members<'_>, Option<(&str, Option<Vec<Option<BlockFields<'_>>>>)>)> {
         let members = fields(line, ROW_KEYS)?;
         let content = members[7].and_then(|m| fields(m, ["content"])).and_then(|[c]| c);
         Some((members, content.map(|c| (c, items(c).map(|blocks| blocks.iter().map(|b| fields(b, BLOCK_KEYS)).collect())))))
