@@ -128,7 +128,13 @@ function commandRun(e, next) {
   const settled = () => {
     if (--commandsRunning === 0) for (const f of onSettled.splice(0)) f()
   }
-  const out = next(e)
+  let out
+  try {
+    out = next(e)
+  } catch (err) {
+    settled()
+    throw err
+  }
   Promise.resolve(out).then(settled, settled)
   return out
 }
