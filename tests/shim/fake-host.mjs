@@ -727,6 +727,17 @@ export class FakeHost {
     return out
   }
 
+  /**
+   * The person types `/compact [args]`: the engine raises `command.run` and runs the compaction
+   * beneath its `next`, so `command.run` settles after `session.compact` (measured on 2.1.328:
+   * the debug log's `command.run settled` after `session.compact settled`, tests/HOST.md "Lines
+   * for the person"). A line logged before `command.run` settled is drawn above the `/compact`.
+   */
+  async personCompact(args = '') {
+    const e = { command: 'compact', args, origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 200 } }
+    return this.fire('command.run', e, () => this.compact({ trigger: 'manual', instructions: args || undefined }).then(() => ({ text: 'Compacted ' })))
+  }
+
   // ---- the command queue ----
 
   #kick() {

@@ -59,7 +59,8 @@ test('the receipt is logged for the person once the compaction hook has returned
   for (const mode of ['tui', 'headless']) {
     const host = withShim(register, { mode })
     host.conversation.unshift({ role: 'user', text: `my key is ${KEY}`, toolUses: [], handle: 'k1' })
-    await host.compact({ trigger: 'manual' })
+    // The person's /compact: command.run with the compaction beneath it, as the engine runs it.
+    await host.personCompact()
     await host.advance(1)
     const lines = host.transcript.map((l) => l.text)
     assert.equal(lines.length, 2, `${mode}: ${JSON.stringify(lines)}`)
