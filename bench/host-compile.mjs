@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compile + instantiate of the committed .wasm inside the REAL host (Claude Code, level-3 harness:
 // tests/e2e/harness.mjs, fake Messages API on 127.0.0.1). The mod is copied to a temp folder and
-// the copy's shim (js/compact-plus.js, js/wasm.js) logs performance.now() around `$.wasm.compile`
+// the copy's shim (js/compact-plus.js, js/core.js) logs performance.now() around `$.wasm.compile`
 // and around `initSync` + `init` to the debug log; the repo's own shim is not touched. One `hello` turn per CLI run (its hooks
 // compile the module); prints each run and the median.
 //
@@ -16,19 +16,19 @@ const runs = process.argv[2] === '--quick' ? 1 : Number(process.argv[2] ?? 5)
 const mod = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-bench-host-'))
 for (const p of ['.claude-plugin', 'mod.json', 'js', 'pkg']) fs.cpSync(path.join(REPO_ROOT, p), path.join(mod, p), { recursive: true })
 
-// The shim is js/compact-plus.js (the compile, the hooks) and js/wasm.js (the instance): each
+// The shim is js/compact-plus.js (the compile, the hooks) and js/core.js (the instance): each
 // wrapper must find its text exactly, or the bench stops, so a changed shim is looked at.
 const shimPath = path.join(mod, 'js', 'compact-plus.js')
-const wasmPath = path.join(mod, 'js', 'wasm.js')
+const wasmPath = path.join(mod, 'js', 'core.js')
 let shim = fs.readFileSync(shimPath, 'utf8')
 let wasmJs = fs.readFileSync(wasmPath, 'utf8')
 const compile = "core.compiled ??= $.wasm\n    .compile('../pkg/compact_plus_bg.wasm')"
-const ready = "  instantiate(module) {\n    if (this.live) return\n    initSync({ module })\n    init(this.options, this.carried, this.lastId + 1)\n    this.live = true\n  }"
+const ready = "    instantiate(module) {\n      if (core.live) return\n      initSync({ module })\n      init(core.options, core.carried, core.lastId + 1)\n      core.live = true\n    },"
 // How long the first hook that needs the core waited for the module (tool.list, where the compile
 // starts, does not); its io.log is the debug log the other lines go to.
 const awaitCompiled = '    const module = await core.compiledWithin(io)\n'
 if (!shim.includes(compile) || !wasmJs.includes(ready) || !shim.includes(awaitCompiled)) {
-  throw new Error('js/compact-plus.js or js/wasm.js changed shape: update the wrappers in bench/host-compile.mjs')
+  throw new Error('js/compact-plus.js or js/core.js changed shape: update the wrappers in bench/host-compile.mjs')
 }
 // Beside the compile, a `$.clock.now()` started at the same moment: how long any `$` call takes to
 // come back then (the host's own work at that moment), so the compile's share can be told apart.
@@ -42,15 +42,15 @@ shim = shim.replace(
 )
 wasmJs = wasmJs.replace(
   ready,
-  `  instantiate(module) {
-    if (this.live) return
-    const t0 = performance.now()
-    initSync({ module })
-    const t1 = performance.now()
-    init(this.options, this.carried, this.lastId + 1)
-    this.live = true
-    globalThis.__benchLog?.(\`compact-plus-bench: instantiate \${(t1 - t0).toFixed(2)} ms, init \${(performance.now() - t1).toFixed(2)} ms\`)
-  }`,
+  `    instantiate(module) {
+      if (core.live) return
+      const t0 = performance.now()
+      initSync({ module })
+      const t1 = performance.now()
+      init(core.options, core.carried, core.lastId + 1)
+      core.live = true
+      globalThis.__benchLog?.(\`compact-plus-bench: instantiate \${(t1 - t0).toFixed(2)} ms, init \${(performance.now() - t1).toFixed(2)} ms\`)
+    },`,
 )
 fs.writeFileSync(shimPath, shim)
 fs.writeFileSync(wasmPath, wasmJs)

@@ -2,7 +2,7 @@
 // The memory the core hands back (issue [8], "Memory handed back"): wasm linear memory only grows,
 // so after one large compaction an instance would keep its peak for the rest of the process. The
 // core says when (`handBack`, src/hooks/mod.rs: past 32 MiB, no hook in flight) and the shim
-// rebuilds the instance, its state carried (js/wasm.js `Core.step`). Runs as is under Node and under Bun:
+// rebuilds the instance, its state carried (js/core.js `core.step`). Runs as is under Node and under Bun:
 //
 //   node bench/memory.mjs [--messages 4096] [--quick] [--json FILE]
 //
@@ -22,7 +22,7 @@ import { memoryBytes } from '../pkg/compact_plus.js'
 import { withShim, VERBATIM_OPEN, POINTER_HEAD, count } from '../tests/shim/fake-host.mjs'
 import { commit, makeSession, sessionSize } from './session.mjs'
 
-const HAND_BACK_BYTES = 32 * 1024 * 1024 // js/compact-plus.js
+const HAND_BACK_BYTES = 32 * 1024 * 1024 // src/hooks/mod.rs HAND_BACK_BYTES
 
 function parseArgs(argv) {
   const args = { messages: 4096, quick: false, json: null }

@@ -3143,7 +3143,7 @@ fn recall_handoff(h: &mut Harness, event: &str) -> Value {
 }
 
 /// The tool's answer: the core's, or the recall module's run on the same
-/// fake as the shim runs it (js/wasm.js `Recall.search`: the same step loop).
+/// fake as the shim runs it (js/core.js `recall.search`: the same step loop).
 fn recall_step(h: &mut Harness, event: &str) -> Value {
     let step = recall_handoff(h, event);
     if step["done"]["end"] != "search" {

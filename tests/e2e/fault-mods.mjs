@@ -5,8 +5,9 @@
 //   trapPkg: dir                  takes the .wasm and its glue from a test-only build (`--features trap`, see
 //                                 buildTrapPkg): an event carrying COMPACT_PLUS_FORCE_TRAP panics inside `start`;
 //   fault: { reject, answer, event }
-//                                 the shim is the repo's js/compact-plus.js with a marked fault layer added
-//                                 in two places and nothing else changed (injectFaultLayer):
+//                                 the shim is the repo's js/ with a marked fault layer added in two places
+//                                 of js/compact-plus.js and one of js/event.js, nothing else changed
+//                                 (injectFaultLayer):
 //     reject  list of call ops (`read`, `write`, `usage`, `compact`, `command`, ... or '*') whose `$` call
 //             rejects instead of being made;
 //     answer  { op: value }: the `$` call is not made and answers this value instead (odd usage shapes);
@@ -38,13 +39,17 @@ export const EVENT_REWRITES = {
 };
 
 const IMPORT_RE = /import \{[^}]*\} from '\.\.\/pkg\/compact_plus\.js'\n/;
-const EVENT_RE = /\nfunction coreEvent\(hook, e\) \{\n/;
+// Where the core first sees an event: the hook run's `json()` in js/event.js.
+const EVENT_RE = /\n    json\(\) \{\n/;
 const PERFORM_RE = /\nfunction perform\(\$, call, signal\) \{\n/;
 
-/** The repo's shim text with the fault layer for `fault` added (throws if the shim's shape changed). */
-export function injectFaultLayer(shim, fault) {
+/**
+ * The repo's shim texts (js/compact-plus.js, js/event.js) with the fault layer for `fault` added
+ * (throws if the shim's shape changed).
+ */
+export function injectFaultLayer(shim, eventJs, fault) {
   if (!IMPORT_RE.test(shim)) throw new Error('fault layer: the shim no longer imports ../pkg/compact_plus.js');
-  if (!EVENT_RE.test(shim)) throw new Error('fault layer: the shim has no `function coreEvent(hook, e) {` (where the core first sees an event)');
+  if (!EVENT_RE.test(eventJs)) throw new Error('fault layer: js/event.js has no `    json() {` (where the core first sees an event)');
   if (!PERFORM_RE.test(shim)) throw new Error('fault layer: the shim has no `function perform($, call, signal) {`');
   const rewrites = Object.entries(fault.event ?? {}).map(([hook, name]) => {
     if (!EVENT_REWRITES[name]) throw new Error(`fault layer: no event rewrite ${name}`);
@@ -57,14 +62,15 @@ const __FAULT_EVENTS = {
 ${rewrites.join('\n')}
 }
 const __faultNotes = []
-// The core's first sight of an event, rewritten; the engine's next keeps the real one.
-function coreEvent(hook, e) {
+// The core's first sight of an event, rewritten (js/event.js \`json()\` calls it); the engine's
+// next keeps the real one.
+globalThis.__compactPlusFaultEvent = (hook, e) => {
   const rewrite = __FAULT_EVENTS[hook]
   if (rewrite) {
     e = rewrite[1](e)
     __faultNotes.push(\`event \${hook} rewritten (\${rewrite[0]}, \${JSON.stringify(e).length} chars)\`)
   }
-  return __realCoreEvent(hook, e)
+  return e
 }
 // One \`$\` call: { value } in its place, or null to make it.
 function __faultCall(call) {
@@ -78,9 +84,9 @@ function __faultCall(call) {
 }
 // ==== end of the FAULT LAYER ====
 `;
-  // The shim's own coreEvent first, then the layer's (which takes the name) after the import.
-  let out = shim.replace(EVENT_RE, '\nfunction __realCoreEvent(hook, e) {\n');
-  out = out.replace(IMPORT_RE, (m) => `${m}${layer}`);
+  // The layer after the import; the hook run's json() sees the event as the layer rewrote it.
+  const eventOut = eventJs.replace(EVENT_RE, '\n    json() {\n      // FAULT LAYER: the event as the core sees it.\n      const e = globalThis.__compactPlusFaultEvent(hook, run.e)\n');
+  let out = shim.replace(IMPORT_RE, (m) => `${m}${layer}`);
   out = out.replace(PERFORM_RE, () => `\nfunction perform($, call, signal) {
   // FAULT LAYER: report what it did, then maybe stand in for the call.
   for (const note of __faultNotes.splice(0)) $.ui.log(\`${FAULT_LOG_PREFIX} \${note}\`, { to: 'debug' })
@@ -90,7 +96,7 @@ function __faultCall(call) {
     return __fault.value
   }
 `);
-  return out;
+  return [out, eventOut];
 }
 
 function copyDir(from, to) {
@@ -118,7 +124,10 @@ export function makeFaultMod(dir, opts = {}) {
   }
   if (opts.fault) {
     const shimPath = path.join(dir, 'js', 'compact-plus.js');
-    fs.writeFileSync(shimPath, injectFaultLayer(fs.readFileSync(shimPath, 'utf8'), opts.fault));
+    const eventPath = path.join(dir, 'js', 'event.js');
+    const [shim, eventJs] = injectFaultLayer(fs.readFileSync(shimPath, 'utf8'), fs.readFileSync(eventPath, 'utf8'), opts.fault);
+    fs.writeFileSync(shimPath, shim);
+    fs.writeFileSync(eventPath, eventJs);
   }
   return dir;
 }

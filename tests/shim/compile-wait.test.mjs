@@ -10,7 +10,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { FakeHost, gate, coreModule, HANDOFF_HEAD } from './fake-host.mjs'
 
-const COMPILE_WAIT_MS = 5000 // js/wasm.js
+const COMPILE_WAIT_MS = 5000 // js/core.js
 let copies = 0
 async function freshShim(opts) {
   const { register } = await import(`../../js/compact-plus.js?copy=${++copies}`)

@@ -1,5 +1,5 @@
 // The shim's promise 3 (js/compact-plus.js header): every call into wasm is synchronous and guarded
-// (js/wasm.js `Core.step`, `Recall.step`); a throw there rebuilds the instance with the session state the core last carried and
+// (js/core.js `core.step`, `recall.step`); a throw there rebuilds the instance with the session state the core last carried and
 // ids that go on past the old ones; a hook of the old instance then lets the engine's result
 // through and says so in the debug log. And promise 4: a `$` call that hangs times out.
 //
@@ -14,7 +14,7 @@ import { withShim, gate, NEAR, MARKER_HEAD, VERBATIM_OPEN, POINTER_HEAD, count }
 
 const CLAUDE_MD = '/tmp/proj/CLAUDE.md'
 const TURN_END_DELAY_MS = 1500
-const CALL_TIMEOUT_MS = 30000 // js/compact-plus.js
+const CALL_TIMEOUT_MS = 30000 // src/hooks/protocol.rs CALL_WAIT_MS
 
 const LOST = (hook) => `compact-plus: ${hook} was lost when the core was rebuilt; the engine's result stands`
 const logged = (host, event) => host.logLines().filter((l) => l.event === event)

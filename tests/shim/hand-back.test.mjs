@@ -1,7 +1,7 @@
 // Issue [8], "Memory handed back": the core's linear memory never shrinks, so after one large
 // compaction the instance would keep its peak for the rest of the process. Once no hook is in
 // flight, the core says so (`handBack`, src/hooks/mod.rs) and the shim rebuilds the instance with
-// its state carried (js/wasm.js `Core.step`).
+// its state carried (js/core.js `core.step`).
 // bench/memory.mjs prints the figures; these check the behaviour.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'

@@ -1,4 +1,4 @@
-// The one step loop (js/steps.js `steps`, `waited`; js/run.js `answer`), for the core's hooks and the
+// The one step loop (js/core.js `steps`, `waited`; js/event.js `answer`), for the core's hooks and the
 // recall module alike: each `$` call waited for as its step says (src/step.rs `Wait`: the core's
 // `$` calls 30 s, a shared deadline for the recall module's walk and reads), and texts handed
 // beside the answers as UTF-8, each to its own call whatever order the calls answer in. The fake
