@@ -5,6 +5,7 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
+use super::directive::{ends_line, psk_entry, sql_password, starts_line, takes_bare_value};
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::{
@@ -12,8 +13,8 @@ use super::not_secret::{
     is_type_name, looks_like_code,
 };
 use super::pair::{
-    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
-    separator_follows, value_at, whole_name, Separator,
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
+    quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
 use super::shape::literal_at;
 use super::tokens::{context_kind, prefer_token};
@@ -21,9 +22,10 @@ use super::tokens::{context_kind, prefer_token};
 /// Key words of assignments, longest first so `password` wins over `pass`.
 #[rustfmt::skip]
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
-    "passphrase", "credentials", "private_key", "private-key", "privatekey", "access_key",
-    "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
-    "apikey", "token", "creds", "pass", "auth", "pwd", "key",
+    "requirepass", "passphrase", "credentials", "masterauth", "private_key", "private-key",
+    "privatekey", "access_key", "storepass", "access-key", "accesskey", "credential", "password",
+    "api_key", "api-key", "keypass", "passwd", "secret", "rootpw", "bindpw", "apikey", "token",
+    "creds", "pass", "auth", "pwd", "psk", "key",
 ];
 
 /// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
@@ -97,9 +99,25 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let name_end = key_name_end(text, pos)?;
     let ks = key_sep(text, pos, name_end)?;
     let (key, sep, spaced) = (ks.key, ks.sep, ks.spaced);
-    if sep == Separator::Blank && !(is_cli_flag(text, pos) || is_netrc(text, pos, key)) {
-        return None;
-    }
+    // A blank separates a key from its value on a command line, in `.netrc`, in a
+    // directive alone on its line, in SQL and in strongSwan's secrets; elsewhere it is prose.
+    let lower_key = key.to_ascii_lowercase();
+    let password = password_key(&lower_key);
+    let blank = match sep {
+        Separator::Blank if is_cli_flag(text, pos) || is_netrc(text, pos, key) => Some(Blank::Flag),
+        // `passwd alice` is the command that changes a password.
+        Separator::Blank
+            if (password || lower_key == "secret")
+                && lower_key != "passwd"
+                && starts_line(text, pos) =>
+        {
+            Some(Blank::Directive)
+        }
+        Separator::Blank if lower_key == "password" && sql_password(text, pos) => Some(Blank::Sql),
+        Separator::Blank if lower_key == "psk" && psk_entry(text, pos) => Some(Blank::Sql),
+        Separator::Blank => return None,
+        _ => None,
+    };
     let bytes = text.as_bytes();
     // `--password= https://…`, `PASSWORD= cmd`: in a shell, `=` with nothing glued after it
     // sets an empty value; what follows the blank is another word.
@@ -155,6 +173,21 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let v = text.get(value.start..value.end)?;
+    // A directive's value is the last word of its line; SQL's and strongSwan's are quoted.
+    // Unquoted, a directive's value is a word, not a path (`auth-user-pass up/login.txt`),
+    // and `PASS`, `pwd` or `secret` alone open too many other lines (test runners' `PASS
+    // TestX`, the shell's `pwd`).
+    let bare = quote.is_none()
+        && (v.contains('/') || key == "PASS" || !takes_bare_value(text, pos, name_end, v));
+    match blank {
+        Some(Blank::Directive) if bare || !ends_line(text, value.consumed) => return None,
+        Some(Blank::Sql) if quote.is_none() => return None,
+        // OpenSSL's `-passin env:VAR`, `file:path`, `fd:3`: where to read the password.
+        Some(Blank::Flag) if ["env:", "file:", "fd:"].iter().any(|p| v.starts_with(p)) => {
+            return None
+        }
+        _ => {}
+    }
     // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took this value; a second
     // pass must change nothing.
     if text
@@ -163,9 +196,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     {
         return None;
     }
-    let lower_key = key.to_ascii_lowercase();
-    let user_and_password = sep == Separator::Call && !lower_key.contains("pass");
-    let kind = if lower_key.contains("pass") || lower_key.contains("pwd") || user_and_password {
+    let user_and_password = sep == Separator::Call && !password;
+    let kind = if password || user_and_password {
         "password-assignment"
     } else if lower_key.starts_with("token") || lower_key.starts_with("auth") {
         "token-assignment"
@@ -173,6 +205,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         "secret-assignment"
     };
     let password = kind == "password-assignment";
+    let directive = blank == Some(Blank::Directive);
     let name = whole_name(text, pos, name_end).to_ascii_lowercase();
     // A call passes a credential when it sets one (`setPassword("…")`, `withToken("…")`,
     // `.password("…")`) or takes a user and a password (`HTTPBasicAuth("u", "…")`,
@@ -207,7 +240,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let weak = lower_key == "pass" || lower_key == "pwd";
     let connection_string = weak
         && sep == Separator::Sign("=")
-        && super::pair::line_before(text, pos).trim_end().ends_with(';')
+        && super::pair::line_before(text, pos)
+            .trim_end()
+            .ends_with(';')
         && {
             let line = super::pair::line_before(text, pos).to_ascii_lowercase();
             [";uid=", "user id=", "server=", "driver=", "data source="]
@@ -232,7 +267,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `storageKey`, `accountKey`, `masterKey` also name object keys and settings
     // (`'app_settings_v2'`, `"avatars/u-12.png"`): key material is long and random, 16
     // characters at least, letters and digits.
-    let owned = KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
+    let owned = lower_key != "masterauth" && KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
     let weak_material = owned
         && (v.chars().count() < 16
             || !v.bytes().any(|c| c.is_ascii_digit())
@@ -269,7 +304,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     ]
     .iter()
     .any(|w| name.contains(w))
-        && is_hex_digest(v);
+        && (is_hex_digest(v) || name.contains("hashed"));
     // A value of the shape a provider the key names issues (`TWILIO_AUTH_TOKEN=<32 hex>`).
     if !is_placeholder(v) && !value.next_line {
         if let Some(kind) = context_kind(&name, v.as_bytes()) {
@@ -289,7 +324,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || is_expression(v)
         // Counts, ids, versions: a token or secret has letters.
         || (!password && !v.chars().any(char::is_alphabetic))
-        || (password && !env_line && !connection_string && v.bytes().all(|c| c.is_ascii_digit()))
+        || (password
+            && !env_line
+            && !connection_string
+            && (!directive || v.len() < 4)
+            && v.bytes().all(|c| c.is_ascii_digit()))
         // Keys, tokens and secrets are single words; passwords may be passphrases, but not
         // sentences.
         || (!password && v.chars().any(char::is_whitespace))
@@ -327,6 +366,27 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         value.consumed,
         kind,
     ))
+}
+
+/// Why a blank may stand between a key and its value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Blank {
+    /// `--password x`, `-storepass x`, `.netrc`'s `password x`.
+    Flag,
+    /// A directive alone on its line: `requirepass x`, `Password "x"`.
+    Directive,
+    /// A quoted literal after SQL's `PASSWORD` or strongSwan's `PSK`.
+    Sql,
+}
+
+/// Does the key name a password (`DB_PASSWORD`, `pwd`, `rootpw`, Redis's `masterauth`, a
+/// Wi-Fi `psk`)?
+fn password_key(lower_key: &str) -> bool {
+    lower_key.contains("pass")
+        || lower_key.contains("pwd")
+        || lower_key.ends_with("pw")
+        || lower_key == "psk"
+        || lower_key == "masterauth"
 }
 
 /// Is `v` not key material? 16+ characters of letters and digits, base64 or base64url,

@@ -68,6 +68,7 @@
 //! with `not_secret`.
 
 mod command_line;
+mod directive;
 mod entropy;
 mod format;
 mod formats;

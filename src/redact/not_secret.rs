@@ -48,7 +48,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     let lower = v.to_ascii_lowercase();
-    if v.ends_with("...") || v.ends_with('…') {
+    // `ghp_...`, and `a...3`, `sk-…wxyz`: what a tool prints of a credential it elides.
+    if v.contains("...") || v.contains('…') {
         return true;
     }
     // `hf_HubCITokenXXXXXXXXXXXXXXXXXXXX`, `AKIA****************`: a run of filler where the

@@ -2,6 +2,7 @@
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
 use super::command_line::{cli_password, curl_user, redis_password};
+use super::directive::identified_by;
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -21,6 +22,7 @@ pub(crate) enum Rule {
     CurlUser,
     CliPassword,
     RedisPassword,
+    SqlIdentified,
     Assignment,
 }
 
@@ -38,6 +40,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::CurlUser,
     Rule::CliPassword,
     Rule::RedisPassword,
+    Rule::SqlIdentified,
     Rule::Assignment,
 ];
 
@@ -74,6 +77,7 @@ impl Rule {
             Rule::CurlUser => spec(&["-u", "--user"], false, Boundary::Word, curl_user),
             Rule::CliPassword => spec(&["-p"], false, Boundary::Flag, cli_password),
             Rule::RedisPassword => spec(&["-a"], false, Boundary::Flag, redis_password),
+            Rule::SqlIdentified => spec(&["identified"], true, Boundary::Word, identified_by),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }

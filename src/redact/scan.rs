@@ -207,7 +207,12 @@ impl Matcher {
     /// (0: none). The 256-entry first-byte table answers most bytes.
     #[inline(always)]
     fn bucket(&self, a: u8, b: u8) -> usize {
-        if !self.first_byte.get(usize::from(a)).copied().unwrap_or(false) {
+        if !self
+            .first_byte
+            .get(usize::from(a))
+            .copied()
+            .unwrap_or(false)
+        {
             return 0;
         }
         usize::from(
@@ -262,9 +267,9 @@ impl Matcher {
             tried = Some(trigger.source);
             let hit = match trigger.source {
                 Reading::Rule(rule) => (rule.spec().read)(text, pos),
-                Reading::Format(index) => formats()
-                    .get(index)
-                    .and_then(|f| token_hit(text, pos, f)),
+                Reading::Format(index) => {
+                    formats().get(index).and_then(|f| token_hit(text, pos, f))
+                }
             };
             if hit.is_some() {
                 return hit;
@@ -312,9 +317,11 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());
+            // `SMTPPassword`, `DBPassword`: a hump after an acronym.
             let glued = before.is_ascii_uppercase()
                 && (literal_at(bytes, pos, b"PASSWORD", false)
-                    || literal_at(bytes, pos, b"PASSWD", false));
+                    || literal_at(bytes, pos, b"PASSWD", false)
+                    || literal_at(bytes, pos, b"Pass", false));
             !before.is_ascii_alphanumeric() || hump || glued
         }
     }

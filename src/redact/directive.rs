@@ -1,0 +1,203 @@
+//! A key and its value separated by a blank, as services' own configuration syntaxes and
+//! SQL write a password: a directive alone on its line (msmtp's `password x`, isync's
+//! `Pass x`, Redis's `requirepass x`, OpenLDAP's `rootpw x`, nslcd's `bindpw x`,
+//! keepalived's `auth_pass x`, collectd's and fetchmail's `Password "x"`), strongSwan's
+//! `: PSK "x"`, SQL's `CREATE USER u WITH PASSWORD 'x'` and MySQL's `IDENTIFIED BY 'x'`.
+//! Only where the line says so: a blank after a key word is prose everywhere else
+//! ("the password is"). Which values are secrets stays `generic`'s judgement.
+
+use super::hit::Hit;
+use super::not_secret::is_placeholder;
+
+/// Is the name that ends at or holds the key word at `key_start` the first word of its line
+/// (after indentation, and after a `#` or `;` that comments a sample directive out)?
+pub(crate) fn starts_line(text: &str, key_start: usize) -> bool {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let mut i = head.len();
+    let name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    while i > 0 && head.get(i - 1).is_some_and(|c| name(*c)) && head.len() - i < 64 {
+        i -= 1;
+    }
+    let blanks_back = |mut at: usize| {
+        while at > 0 && head.get(at - 1).is_some_and(|c| *c == b' ' || *c == b'\t') {
+            at -= 1;
+        }
+        at
+    };
+    let mut j = blanks_back(i);
+    if j > 0 && head.get(j - 1).is_some_and(|c| *c == b'#' || *c == b';') {
+        j = blanks_back(j - 1);
+    }
+    j == 0 || head.get(j - 1) == Some(&b'\n')
+}
+
+/// Directives whose documented value is a password written bare (msmtp's `password`,
+/// isync's `Pass`, Redis's `requirepass` and `masterauth`, OpenLDAP's `rootpw`, nslcd's
+/// `bindpw`, keepalived's `auth_pass`); any other name ending in a password word counts
+/// only with its value quoted (collectd's `Password "…"`, `SMTPPassword "…"`).
+const BARE_DIRECTIVES: &[&str] = &["requirepass", "masterauth", "rootpw", "bindpw", "auth_pass"];
+
+/// The plain words among them (msmtp's `password`, isync's `Pass`) also open lines of prose,
+/// code and other syntaxes: their bare value must read as a password, letters and digits.
+const BARE_WORDS: &[&str] = &["password", "pass", "passphrase"];
+
+/// May the directive whose key word starts at `key_start` and whose name ends at `name_end`
+/// take `value` unquoted?
+pub(crate) fn takes_bare_value(text: &str, key_start: usize, name_end: usize, value: &str) -> bool {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let before = head
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
+        .count();
+    let Some(name) = text.get(key_start - before..name_end) else {
+        return false;
+    };
+    let mixed = value.len() >= 6
+        && value.bytes().any(|c| c.is_ascii_digit())
+        && value.bytes().any(|c| c.is_ascii_alphabetic());
+    BARE_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
+        || (mixed && BARE_WORDS.iter().any(|d| name.eq_ignore_ascii_case(d)))
+}
+
+/// Does the line end at `at` (blanks, then the end of the line or a `#` comment)?
+pub(crate) fn ends_line(text: &str, at: usize) -> bool {
+    let rest = text.as_bytes().get(at..).unwrap_or(&[]);
+    let blanks = rest
+        .iter()
+        .take_while(|c| **c == b' ' || **c == b'\t')
+        .count();
+    match rest.get(blanks) {
+        None | Some(b'\n' | b'\r') => true,
+        Some(b'#') => blanks > 0,
+        _ => false,
+    }
+}
+
+/// `CREATE USER app WITH PASSWORD '…'`, `ALTER ROLE r PASSWORD '…'`: the word before the
+/// key at `key_start` is SQL's, on a line that creates or alters a user or role.
+pub(crate) fn sql_password(text: &str, key_start: usize) -> bool {
+    let head = text
+        .get(key_start.saturating_sub(160)..key_start)
+        .unwrap_or("");
+    let line = head
+        .rsplit('\n')
+        .next()
+        .unwrap_or(head)
+        .to_ascii_lowercase();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let statement = words
+        .windows(2)
+        .any(|w| matches!(w, ["create" | "alter", "user" | "role"]));
+    statement || (matches!(*last, "with" | "encrypted" | "unencrypted") && words.len() >= 3)
+}
+
+/// `: PSK "…"` in strongSwan's `ipsec.secrets`: the key follows the selectors' colon.
+pub(crate) fn psk_entry(text: &str, key_start: usize) -> bool {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let trimmed = head
+        .iter()
+        .rev()
+        .skip_while(|c| **c == b' ' || **c == b'\t')
+        .copied()
+        .next();
+    trimmed == Some(b':') && head.last().is_some_and(|c| *c == b' ' || *c == b'\t')
+}
+
+/// MySQL's `IDENTIFIED BY '…'` (and `IDENTIFIED WITH <plugin> BY '…'`): the quoted
+/// literal is the password. `pos` is at `IDENTIFIED`.
+pub(crate) fn identified_by(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let word = |at: usize, w: &[u8]| {
+        b.get(at..at + w.len())
+            .is_some_and(|t| t.eq_ignore_ascii_case(w))
+            .then_some(at + w.len())
+    };
+    let blanks = |mut at: usize| {
+        let from = at;
+        while b.get(at).is_some_and(|c| *c == b' ' || *c == b'\t') {
+            at += 1;
+        }
+        (at > from).then_some(at)
+    };
+    let mut i = blanks(word(pos, b"identified")?)?;
+    if let Some(with) = word(i, b"with") {
+        // The plugin's name: `mysql_native_password`, `caching_sha2_password`.
+        let plugin = blanks(with)?;
+        let len = b
+            .get(plugin..)?
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        i = blanks(plugin + len)?;
+    }
+    let i = blanks(word(i, b"by")?)?;
+    let q = *b.get(i)?;
+    if !matches!(q, b'\'' | b'"') {
+        return None;
+    }
+    let start = i + 1;
+    let len = b
+        .get(start..)?
+        .iter()
+        .take(256)
+        .position(|c| *c == q || *c == b'\n')?;
+    let end = start + len;
+    // `IDENTIFIED BY ''`, `IDENTIFIED BY '<password>'`, `'${PW}'`: no password here.
+    let v = text.get(start..end)?;
+    if b.get(end) != Some(&q) || is_placeholder(v) {
+        return None;
+    }
+    Some(Hit::span(start, end, "password-assignment"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directive_opens_its_line_and_its_value_ends_it() {
+        let text = "x\n  # rootpw s3cr3t # old\nbindpw";
+        let at = text.find("rootpw").unwrap_or(0);
+        assert!(starts_line(text, at));
+        assert!(ends_line(text, text.find(" # old").unwrap_or(0)));
+        assert!(starts_line(text, text.len() - 6));
+        assert!(!starts_line("set rootpw x", 4));
+        assert!(!ends_line("x#y", 1));
+        // Edges of the text never panic.
+        for i in 0..=text.len() + 1 {
+            let _ = (
+                starts_line(text, i),
+                ends_line(text, i),
+                identified_by(text, i),
+            );
+        }
+    }
+
+    #[test]
+    fn identified_by_takes_the_quoted_literal_only() {
+        let hit = |t: &str| {
+            identified_by(t, 0).and_then(|h| t.get(h.secret_start..h.secret_end).map(str::to_owned))
+        };
+        assert_eq!(
+            hit("IDENTIFIED BY 'Tq7wb3Rn';").as_deref(),
+            Some("Tq7wb3Rn")
+        );
+        assert_eq!(
+            hit("identified with caching_sha2_password by \"Mn7vb2Xq\"").as_deref(),
+            Some("Mn7vb2Xq")
+        );
+        for t in [
+            "IDENTIFIED BY ''",
+            "IDENTIFIED BY PASSWORD '*6BB4'",
+            "IDENTIFIED BY 'unclosed",
+            "IDENTIFIEDBY 'x'",
+        ] {
+            assert_eq!(hit(t), None, "{t}");
+        }
+    }
+}
