@@ -1,7 +1,7 @@
 //! The rules that are not rows of the provider table, in priority order, each with its
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
-use super::command_line::{cli_password, curl_user, redis_password};
+use super::command_line::{cli_password, client_password, curl_user, positional_password, samba_user};
 use super::directive::identified_by;
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
@@ -21,7 +21,9 @@ pub(crate) enum Rule {
     OracleLogin,
     CurlUser,
     CliPassword,
-    RedisPassword,
+    ClientPassword,
+    SambaUser,
+    PositionalPassword,
     SqlIdentified,
     Assignment,
 }
@@ -39,7 +41,9 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::OracleLogin,
     Rule::CurlUser,
     Rule::CliPassword,
-    Rule::RedisPassword,
+    Rule::ClientPassword,
+    Rule::SambaUser,
+    Rule::PositionalPassword,
     Rule::SqlIdentified,
     Rule::Assignment,
 ];
@@ -76,7 +80,16 @@ impl Rule {
             ),
             Rule::CurlUser => spec(&["-u", "--user"], false, Boundary::Word, curl_user),
             Rule::CliPassword => spec(&["-p"], false, Boundary::Flag, cli_password),
-            Rule::RedisPassword => spec(&["-a"], false, Boundary::Flag, redis_password),
+            Rule::ClientPassword => {
+                spec(&["-a", "-w", "-P"], false, Boundary::Flag, client_password)
+            }
+            Rule::SambaUser => spec(&["-U", "--user="], false, Boundary::Flag, samba_user),
+            Rule::PositionalPassword => spec(
+                &["htpasswd", "net user"],
+                true,
+                Boundary::Word,
+                positional_password,
+            ),
             Rule::SqlIdentified => spec(&["identified"], true, Boundary::Word, identified_by),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
