@@ -305,6 +305,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     .iter()
     .any(|w| name.contains(w))
         && (is_hex_digest(v) || name.contains("hashed"));
+    // git's `user.signingkey`: the ID or fingerprint of a public key (8, 16 or 40 hex).
+    let signing_key_id = name.ends_with("signingkey")
+        && matches!(v.len(), 8 | 16 | 40)
+        && v.bytes().all(|c| c.is_ascii_hexdigit());
     // A value of the shape a provider the key names issues (`TWILIO_AUTH_TOKEN=<32 hex>`).
     if !is_placeholder(v) && !value.next_line {
         if let Some(kind) = context_kind(&name, v.as_bytes()) {
@@ -345,6 +349,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || weak_key
         || loose
         || digest
+        || signing_key_id
         // `"obj.aFunctionCall()"`: code in a string.
         || is_call_expression(v)
         // `privateKey: Uint8Array;`: a type annotation.

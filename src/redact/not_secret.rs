@@ -47,6 +47,18 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if screaming {
         return true;
     }
+    // `__DB_PASSWORD__`, `@DB_PASSWORD@`: a template's slot, filled at deploy time.
+    if v.len() > 4
+        && v.starts_with("__")
+        && v.ends_with("__")
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        return true;
+    }
+    // `"sha256:" + digest`, `"Basic " + b64`: a prefix the code completes.
+    if v.ends_with(':') && v.bytes().filter(|c| *c == b':').count() == 1 {
+        return true;
+    }
     let lower = v.to_ascii_lowercase();
     // `ghp_...`, and `a...3`, `sk-…wxyz`: what a tool prints of a credential it elides.
     if v.contains("...") || v.contains('…') {
@@ -76,6 +88,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64", "char", "uint",
         "long", "float", "double", "void", "vec", "option", "result", "box", "disabled",
         "enabled", "empty", "unset", "notset", "unused",
+        // Authentication methods (pg_hba.conf's, SASL's, HTTP's): what `auth:` names, not a
+        // credential.
+        "oauth", "oauth1", "oauth2", "xoauth2", "digest", "ntlm", "kerberos", "negotiate",
+        "gssapi", "gss", "sspi", "scram-sha-256", "scram-sha-1", "md5", "cram-md5", "trust",
+        "peer", "ident", "hmac", "jwt", "saml", "oidc", "sasl", "plain", "login",
     ];
     #[rustfmt::skip]
     const PREFIXES: &[&str] = &[
