@@ -65,6 +65,8 @@ const MONGO_CLIENTS: &[&str] = &[
 const REGISTRY_LOGINS: &[&str] = &[
     "docker login", "podman login", "buildah login", "nerdctl login", "skopeo login",
     "helm registry login", "oras login",
+    // And the cloud CLIs' logins: Azure's service principal, OpenShift, Cloud Foundry.
+    "az login", "oc login", "cf login",
 ];
 
 /// Clients whose manual gives a flag and a blank before the password, and that flag.

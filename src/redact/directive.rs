@@ -4,7 +4,8 @@
 //! keepalived's `auth_pass x`, collectd's and fetchmail's `Password "x"`), strongSwan's
 //! `: PSK "x"`, SQL's `CREATE USER u WITH PASSWORD 'x'` and MySQL's `IDENTIFIED BY 'x'`.
 //! Only where the line says so: a blank after a key word is prose everywhere else
-//! ("the password is"). Which values are secrets stays `generic`'s judgement.
+//! ("the password is"). Which values are secrets stays `generic`'s judgement. Here too:
+//! Dovecot's and OpenLDAP's clear-text password schemes (`{PLAIN}x`, `{CLEARTEXT}x`).
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
@@ -96,6 +97,26 @@ pub(crate) fn sql_password(text: &str, key_start: usize) -> bool {
     statement || (matches!(*last, "with" | "encrypted" | "unencrypted") && words.len() >= 3)
 }
 
+/// `aws configure set aws_secret_access_key …`, `npm config set _authToken …`: a tool's
+/// setter, whose next word is the setting's value.
+pub(crate) fn config_setter(text: &str, key_start: usize) -> bool {
+    let head = text.get(key_start.saturating_sub(96)..key_start).unwrap_or("");
+    let line = head.rsplit('\n').next().unwrap_or(head);
+    let name_len = line
+        .bytes()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_-.:/".contains(c))
+        .count();
+    let before = line.get(..line.len() - name_len).unwrap_or("").trim_end();
+    let lower = before.to_ascii_lowercase();
+    lower.ends_with("config set") || lower.ends_with("configure set")
+}
+
+/// HAProxy's `user <name> insecure-password <password>` (its `password` takes a hash).
+pub(crate) fn insecure_password(text: &str, key_start: usize) -> bool {
+    text.get(key_start.saturating_sub(9)..key_start) == Some("insecure-")
+}
+
 /// `: PSK "…"` in strongSwan's `ipsec.secrets`: the key follows the selectors' colon.
 pub(crate) fn psk_entry(text: &str, key_start: usize) -> bool {
     let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
@@ -153,6 +174,27 @@ pub(crate) fn identified_by(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     Some(Hit::span(start, end, "password-assignment"))
+}
+
+/// The password after a clear-text scheme: Dovecot's `user:{PLAIN}password:…` and
+/// `{CLEARTEXT}`, `{CLEAR}` (hashed schemes, `{SSHA}…`, `{BLF-CRYPT}…`, stay: hashes named as
+/// hashes). `pos` is at the `{`.
+pub(crate) fn clear_text_scheme(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let close = b.get(pos..)?.iter().take(12).position(|c| *c == b'}')?;
+    let scheme = text.get(pos + 1..pos + close)?.to_ascii_uppercase();
+    if !["PLAIN", "CLEARTEXT", "CLEAR", "PLAIN-TRUNC"].contains(&scheme.as_str()) {
+        return None;
+    }
+    let start = pos + close + 1;
+    let len = b
+        .get(start..)?
+        .iter()
+        .take(256)
+        .take_while(|c| !c.is_ascii_whitespace() && !b":\"'<>,;".contains(c))
+        .count();
+    let v = text.get(start..start + len)?;
+    (len > 0 && !is_placeholder(v)).then_some(Hit::span(start, start + len, "password-assignment"))
 }
 
 #[cfg(test)]

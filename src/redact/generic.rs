@@ -5,7 +5,10 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
-use super::directive::{ends_line, psk_entry, sql_password, starts_line, takes_bare_value};
+use super::directive::{
+    config_setter, ends_line, insecure_password, psk_entry, sql_password, starts_line,
+    takes_bare_value,
+};
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::{
@@ -104,7 +107,14 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let lower_key = key.to_ascii_lowercase();
     let password = password_key(&lower_key);
     let blank = match sep {
-        Separator::Blank if is_cli_flag(text, pos) || is_netrc(text, pos, key) => Some(Blank::Flag),
+        Separator::Blank
+            if is_cli_flag(text, pos)
+                || is_netrc(text, pos, key)
+                || config_setter(text, pos)
+                || insecure_password(text, pos) =>
+        {
+            Some(Blank::Flag)
+        }
         // `passwd alice` is the command that changes a password.
         Separator::Blank
             if (password || lower_key == "secret")

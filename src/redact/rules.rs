@@ -2,7 +2,7 @@
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
 use super::command_line::{cli_password, client_password, curl_user, positional_password, samba_user};
-use super::directive::identified_by;
+use super::directive::{clear_text_scheme, identified_by};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -25,6 +25,7 @@ pub(crate) enum Rule {
     SambaUser,
     PositionalPassword,
     SqlIdentified,
+    ClearTextScheme,
     Assignment,
 }
 
@@ -45,6 +46,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SambaUser,
     Rule::PositionalPassword,
     Rule::SqlIdentified,
+    Rule::ClearTextScheme,
     Rule::Assignment,
 ];
 
@@ -91,6 +93,12 @@ impl Rule {
                 positional_password,
             ),
             Rule::SqlIdentified => spec(&["identified"], true, Boundary::Word, identified_by),
+            Rule::ClearTextScheme => spec(
+                &["{PLAIN", "{CLEAR"],
+                true,
+                Boundary::Any,
+                clear_text_scheme,
+            ),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
