@@ -97,7 +97,8 @@ pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     if !matches!(b.get(i), Some(b' ' | b'\t')) {
         return None;
     }
-    if !commands(line_before(text, pos)).any(|w| clients.contains(&w)) {
+    let line = line_before(text, pos);
+    if !clients.iter().any(|c| line.contains(c)) || !commands(line).any(|w| clients.contains(&w)) {
         return None;
     }
     let (s, e) = word_at(text, blanks(b, i))?;
@@ -129,7 +130,9 @@ pub(crate) fn samba_user(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let i = lit(b, pos, b"-U").or_else(|| lit(b, pos, b"--user="))?;
     let line = line_before(text, pos);
-    if !commands(line).any(|w| SAMBA_CLIENTS.contains(&w)) {
+    if !SAMBA_CLIENTS.iter().any(|c| line.contains(c))
+        || !commands(line).any(|w| SAMBA_CLIENTS.contains(&w))
+    {
         return None;
     }
     let (s, e) = word_at(text, blanks(b, i))?;
@@ -193,9 +196,11 @@ pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
                 .split_whitespace()
                 .rev()
                 .find(|w| !w.starts_with('-'))?;
-            let login = REGISTRY_LOGINS.iter().any(|l| line.contains(l));
-            let mongo = commands(line).any(|w| MONGO_CLIENTS.contains(&w));
-            if command(last) != "sshpass" && !login && !mongo {
+            let login = line.contains("login") && REGISTRY_LOGINS.iter().any(|l| line.contains(l));
+            let mongo = || {
+                line.contains("mongo") && commands(line).any(|w| MONGO_CLIENTS.contains(&w))
+            };
+            if command(last) != "sshpass" && !login && !mongo() {
                 return None;
             }
             false

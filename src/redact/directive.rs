@@ -62,9 +62,13 @@ pub(crate) fn takes_bare_value(text: &str, key_start: usize, name_end: usize, va
         || (mixed && BARE_WORDS.iter().any(|d| name.eq_ignore_ascii_case(d)))
 }
 
-/// Does the line end at `at` (blanks, then the end of the line or a `#` comment)?
-pub(crate) fn ends_line(text: &str, at: usize) -> bool {
-    let rest = text.as_bytes().get(at..).unwrap_or(&[]);
+/// Does the line end at `at` (blanks, then the end of the line or a `#` comment)? A quoted
+/// value may close its statement with a `;` first (BIND's `secret "…";`).
+pub(crate) fn ends_line(text: &str, at: usize, quoted: bool) -> bool {
+    let mut rest = text.as_bytes().get(at..).unwrap_or(&[]);
+    if quoted && rest.first() == Some(&b';') {
+        rest = rest.get(1..).unwrap_or(&[]);
+    }
     let blanks = rest
         .iter()
         .take_while(|c| **c == b' ' || **c == b'\t')
@@ -100,16 +104,83 @@ pub(crate) fn sql_password(text: &str, key_start: usize) -> bool {
 /// `aws configure set aws_secret_access_key …`, `npm config set _authToken …`: a tool's
 /// setter, whose next word is the setting's value.
 pub(crate) fn config_setter(text: &str, key_start: usize) -> bool {
-    let head = text.get(key_start.saturating_sub(96)..key_start).unwrap_or("");
-    let line = head.rsplit('\n').next().unwrap_or(head);
-    let name_len = line
-        .bytes()
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let name_len = head
+        .iter()
         .rev()
+        .take(96)
         .take_while(|c| c.is_ascii_alphanumeric() || b"_-.:/".contains(c))
         .count();
-    let before = line.get(..line.len() - name_len).unwrap_or("").trim_end();
-    let lower = before.to_ascii_lowercase();
-    lower.ends_with("config set") || lower.ends_with("configure set")
+    let before = head.get(..head.len() - name_len).unwrap_or(&[]);
+    let blanks = before.iter().rev().take_while(|c| **c == b' ').count();
+    let before = before.get(..before.len() - blanks).unwrap_or(&[]);
+    let ends = |w: &[u8]| {
+        before.len() >= w.len()
+            && before.get(before.len() - w.len()..).is_some_and(|t| t.eq_ignore_ascii_case(w))
+    };
+    blanks > 0 && (ends(b"config set") || ends(b"configure set") || ends(b"/set"))
+}
+
+/// fetchmail's `poll <server> … user "<name>" … password "<password>"` (and `skip`,
+/// `defaults`): the password keyword stands mid-line.
+pub(crate) fn fetchmail_poll(text: &str, key_start: usize) -> bool {
+    let head = text.get(key_start.saturating_sub(256)..key_start).unwrap_or("");
+    let line = head.rsplit('\n').next().unwrap_or(head).trim_start();
+    ["poll ", "skip ", "defaults "].iter().any(|w| line.starts_with(w))
+        && (line.contains(" user ") || line.contains(" username "))
+}
+
+/// HAProxy's `stats auth <user>:<password>`; `pos` is at `auth` (the scan's trigger: `stats`
+/// begins too many words).
+pub(crate) fn stats_auth(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let i = pos + "auth".len();
+    let stats = pos.checked_sub(6).and_then(|s| b.get(s..pos));
+    if stats != Some(b"stats ".as_slice()) || b.get(pos..i) != Some(b"auth".as_slice()) {
+        return None;
+    }
+    let s = i + b.get(i..)?.iter().take_while(|c| **c == b' ' || **c == b'\t').count();
+    if s == i {
+        return None;
+    }
+    let len = b.get(s..)?.iter().take(256).take_while(|c| !c.is_ascii_whitespace()).count();
+    let pair = text.get(s..s + len)?;
+    let (_, pass) = pair.split_once(':')?;
+    let start = s + len - pass.len();
+    (!pass.is_empty() && !is_placeholder(pass)).then_some(Hit::span(start, s + len, "password-assignment"))
+}
+
+/// Names that run a password word into the word before it, each from a server's
+/// documentation: Redis's `requirepass` and `masterauth`, keytool's `-storepass` and
+/// `-keypass`, OpenLDAP's `rootpw`, nslcd's `bindpw`.
+const GLUED_NAMES: &[&str] =
+    &["requirepass", "storepass", "keypass", "masterauth", "rootpw", "bindpw"];
+
+/// Is the key word at `pos` (`pass`, `auth`, `pw`) the end of one of [`GLUED_NAMES`], standing
+/// alone as a name (`requirepass`, not `xrequirepass`)? The scan reads these from the key
+/// word: their own first letters begin too many words.
+pub(crate) fn glued_key(text: &str, pos: usize) -> bool {
+    glued_key_at(text.as_bytes(), pos)
+}
+
+/// [`glued_key`] on bytes, for the scan's boundary test.
+pub(crate) fn glued_key_at(b: &[u8], pos: usize) -> bool {
+    // The owners end in `e`, `y`, `r`, `t` or `d`: most key words follow none of them.
+    let before = pos.checked_sub(1).and_then(|p| b.get(p));
+    if !before.is_some_and(|c| b"eyrtd".contains(c)) {
+        return false;
+    }
+    GLUED_NAMES.iter().any(|name| {
+        let word = if name.ends_with("pw") { 2 } else { 4 };
+        let start = pos.checked_sub(name.len() - word);
+        start.is_some_and(|s| {
+            b.get(s..s + name.len()) == Some(name.as_bytes())
+                && !s
+                    .checked_sub(1)
+                    .and_then(|p| b.get(p))
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        })
+    })
 }
 
 /// HAProxy's `user <name> insecure-password <password>` (its `password` takes a hash).
@@ -177,13 +248,17 @@ pub(crate) fn identified_by(text: &str, pos: usize) -> Option<Hit> {
 }
 
 /// The password after a clear-text scheme: Dovecot's `user:{PLAIN}password:…` and
-/// `{CLEARTEXT}`, `{CLEAR}` (hashed schemes, `{SSHA}…`, `{BLF-CRYPT}…`, stay: hashes named as
-/// hashes). `pos` is at the `{`.
+/// `{CLEARTEXT}`, `{CLEAR}`, in capitals as their documentation writes them (hashed schemes,
+/// `{SSHA}…`, `{BLF-CRYPT}…`, stay: hashes named as
+/// hashes). `pos` is at the scheme's name (the scan's trigger: `{` opens too much JSON).
 pub(crate) fn clear_text_scheme(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
+    if b.get(pos.checked_sub(1)?) != Some(&b'{') {
+        return None;
+    }
     let close = b.get(pos..)?.iter().take(12).position(|c| *c == b'}')?;
-    let scheme = text.get(pos + 1..pos + close)?.to_ascii_uppercase();
-    if !["PLAIN", "CLEARTEXT", "CLEAR", "PLAIN-TRUNC"].contains(&scheme.as_str()) {
+    let scheme = text.get(pos..pos + close)?;
+    if !["PLAIN", "CLEARTEXT", "CLEAR", "PLAIN-TRUNC"].contains(&scheme) {
         return None;
     }
     let start = pos + close + 1;
@@ -206,17 +281,16 @@ mod tests {
         let text = "x\n  # rootpw s3cr3t # old\nbindpw";
         let at = text.find("rootpw").unwrap_or(0);
         assert!(starts_line(text, at));
-        assert!(ends_line(text, text.find(" # old").unwrap_or(0)));
+        assert!(ends_line(text, text.find(" # old").unwrap_or(0), false));
+        assert!(ends_line("x\";\n", 2, true) && !ends_line("x;\n", 1, false));
         assert!(starts_line(text, text.len() - 6));
         assert!(!starts_line("set rootpw x", 4));
-        assert!(!ends_line("x#y", 1));
+        assert!(!ends_line("x#y", 1, false));
         // Edges of the text never panic.
         for i in 0..=text.len() + 1 {
-            let _ = (
-                starts_line(text, i),
-                ends_line(text, i),
-                identified_by(text, i),
-            );
+            let _ = (starts_line(text, i), ends_line(text, i, true), identified_by(text, i));
+            let _ = (fetchmail_poll(text, i), stats_auth(text, i), clear_text_scheme(text, i));
+            let _ = (glued_key(text, i), config_setter(text, i), sql_password(text, i));
         }
     }
 

@@ -6,7 +6,8 @@
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
 use super::directive::{
-    config_setter, ends_line, insecure_password, psk_entry, sql_password, starts_line,
+    config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, psk_entry,
+    sql_password, starts_line,
     takes_bare_value,
 };
 use super::entropy::bits_per_char;
@@ -25,10 +26,9 @@ use super::tokens::{context_kind, prefer_token};
 /// Key words of assignments, longest first so `password` wins over `pass`.
 #[rustfmt::skip]
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
-    "requirepass", "passphrase", "credentials", "masterauth", "private_key", "private-key",
-    "privatekey", "access_key", "storepass", "access-key", "accesskey", "credential", "password",
-    "api_key", "api-key", "keypass", "passwd", "secret", "rootpw", "bindpw", "apikey", "token",
-    "creds", "pass", "auth", "pwd", "psk", "key",
+    "passphrase", "credentials", "private_key", "private-key", "privatekey", "access_key",
+    "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
+    "apikey", "token", "creds", "pass", "auth", "pwd", "psk", "key",
 ];
 
 /// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
@@ -75,6 +75,8 @@ fn key_name_end(text: &str, pos: usize) -> Option<usize> {
     };
     let mut i = match ASSIGNMENT_KEYWORDS.iter().find(|w| starts(pos, w)) {
         Some(word) => pos + word.len(),
+        // `rootpw`, `bindpw`: read from their `pw` (see `glued_key`).
+        None if starts(pos, "pw") && glued_key(text, pos) => pos + 2,
         None => owned_key()?,
     };
     for _ in 0..3 {
@@ -105,7 +107,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // A blank separates a key from its value on a command line, in `.netrc`, in a
     // directive alone on its line, in SQL and in strongSwan's secrets; elsewhere it is prose.
     let lower_key = key.to_ascii_lowercase();
-    let password = password_key(&lower_key);
+    // `requirepass`, `masterauth`, `rootpw`: a glued name's key word is its end.
+    let glued = glued_key(text, pos);
+    let password = password_key(&lower_key) || (glued && lower_key == "auth");
     let blank = match sep {
         Separator::Blank
             if is_cli_flag(text, pos)
@@ -124,6 +128,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             Some(Blank::Directive)
         }
         Separator::Blank if lower_key == "password" && sql_password(text, pos) => Some(Blank::Sql),
+        Separator::Blank if password && fetchmail_poll(text, pos) => Some(Blank::Sql),
         Separator::Blank if lower_key == "psk" && psk_entry(text, pos) => Some(Blank::Sql),
         Separator::Blank => return None,
         _ => None,
@@ -190,7 +195,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let bare = quote.is_none()
         && (v.contains('/') || key == "PASS" || !takes_bare_value(text, pos, name_end, v));
     match blank {
-        Some(Blank::Directive) if bare || !ends_line(text, value.consumed) => return None,
+        Some(Blank::Directive) if bare || !ends_line(text, value.consumed, quote.is_some()) => {
+            return None
+        }
         Some(Blank::Sql) if quote.is_none() => return None,
         // OpenSSL's `-passin env:VAR`, `file:path`, `fd:3`: where to read the password.
         Some(Blank::Flag) if ["env:", "file:", "fd:"].iter().any(|p| v.starts_with(p)) => {
@@ -277,7 +284,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `storageKey`, `accountKey`, `masterKey` also name object keys and settings
     // (`'app_settings_v2'`, `"avatars/u-12.png"`): key material is long and random, 16
     // characters at least, letters and digits.
-    let owned = lower_key != "masterauth" && KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
+    let owned = KEY_OWNERS.iter().any(|w| lower_key.starts_with(w));
     let weak_material = owned
         && (v.chars().count() < 16
             || !v.bytes().any(|c| c.is_ascii_digit())
@@ -390,18 +397,16 @@ enum Blank {
     Flag,
     /// A directive alone on its line: `requirepass x`, `Password "x"`.
     Directive,
-    /// A quoted literal after SQL's `PASSWORD` or strongSwan's `PSK`.
+    /// A quoted literal after SQL's `PASSWORD`, strongSwan's `PSK` or fetchmail's `password`.
     Sql,
 }
 
-/// Does the key name a password (`DB_PASSWORD`, `pwd`, `rootpw`, Redis's `masterauth`, a
-/// Wi-Fi `psk`)?
+/// Does the key name a password (`DB_PASSWORD`, `pwd`, the `pw` of `rootpw`, a Wi-Fi `psk`)?
 fn password_key(lower_key: &str) -> bool {
     lower_key.contains("pass")
         || lower_key.contains("pwd")
         || lower_key.ends_with("pw")
         || lower_key == "psk"
-        || lower_key == "masterauth"
 }
 
 /// Is `v` not key material? 16+ characters of letters and digits, base64 or base64url,

@@ -7,7 +7,9 @@
 //! command-line flags (`--password x`) and `.netrc` lines.
 //! Only reading: which values are secrets is `generic`'s judgement.
 
-use super::directive::{config_setter, insecure_password, psk_entry, sql_password, starts_line};
+use super::directive::{
+    config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
+};
 use super::shape::literal_at;
 
 /// How a key meets its value.
@@ -427,10 +429,13 @@ pub(crate) fn separator_follows(text: &str, key_start: usize) -> bool {
             is_cli_flag(text, key_start)
                 || is_netrc(text, key_start, key.trim_end_matches(['"', '\'', '\\']))
                 || (!quoted && starts_line(text, key_start))
+                || (bytes.get(key_start.wrapping_sub(1)) == Some(&b'-')
+                    && insecure_password(text, key_start))
                 || config_setter(text, key_start)
-                || insecure_password(text, key_start)
                 || (matches!(c, b'\'' | b'"')
-                    && (sql_password(text, key_start) || psk_entry(text, key_start)))
+                    && (sql_password(text, key_start)
+                        || psk_entry(text, key_start)
+                        || fetchmail_poll(text, key_start)))
         }
         _ => false,
     }

@@ -2,7 +2,7 @@
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
 use super::command_line::{cli_password, client_password, curl_user, positional_password, samba_user};
-use super::directive::{clear_text_scheme, identified_by};
+use super::directive::{clear_text_scheme, identified_by, stats_auth};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -26,6 +26,7 @@ pub(crate) enum Rule {
     PositionalPassword,
     SqlIdentified,
     ClearTextScheme,
+    StatsAuth,
     Assignment,
 }
 
@@ -47,6 +48,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PositionalPassword,
     Rule::SqlIdentified,
     Rule::ClearTextScheme,
+    Rule::StatsAuth,
     Rule::Assignment,
 ];
 
@@ -85,28 +87,40 @@ impl Rule {
             Rule::ClientPassword => {
                 spec(&["-a", "-w", "-P"], false, Boundary::Flag, client_password)
             }
-            Rule::SambaUser => spec(&["-U", "--user="], false, Boundary::Flag, samba_user),
+            Rule::SambaUser => spec(&["-U", "--user="], false, Boundary::Word, samba_user),
             Rule::PositionalPassword => spec(
-                &["htpasswd", "net user"],
-                true,
+                &["htpasswd", "net user", "NET USER"],
+                false,
                 Boundary::Word,
                 positional_password,
             ),
-            Rule::SqlIdentified => spec(&["identified"], true, Boundary::Word, identified_by),
+            Rule::SqlIdentified => spec(
+                &["IDENTIFIED"],
+                false,
+                Boundary::Word,
+                identified_by,
+            ),
             Rule::ClearTextScheme => spec(
-                &["{PLAIN", "{CLEAR"],
-                true,
+                &["PLAIN", "CLEAR"],
+                false,
                 Boundary::Any,
                 clear_text_scheme,
             ),
+            Rule::StatsAuth => spec(&["auth"], false, Boundary::Segment, stats_auth),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
 }
 
-/// The key words and the `<what>_KEY` owners, as the assignment rule's triggers.
+/// The key words, the `<what>_KEY` owners and the `pw` of `rootpw` (a key word only glued:
+/// see `directive::glued_key`), as the assignment rule's triggers.
 const ASSIGNMENT_TRIGGERS: &[&str] = &{
-    let mut all = [""; ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len()];
+    let mut all = [""; ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 4];
+    // With what follows it: `pw` alone begins too many words.
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len()] = "pw ";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 1] = "pw=";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 2] = "pw:";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 3] = "pw\t";
     let mut i = 0;
     while i < ASSIGNMENT_KEYWORDS.len() {
         all[i] = ASSIGNMENT_KEYWORDS[i];

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::format::{Reveal, Standing};
 use super::formats::formats;
+use super::directive::glued_key_at;
 use super::hit::{Boundary, Hit};
 use super::rules::{Rule, AFTER_FORMATS, BEFORE_FORMATS};
 use super::shape::literal_at;
@@ -225,6 +226,7 @@ impl Matcher {
 
     /// For a byte pair that begins a trigger at `i`: may one go on with the next two bytes
     /// and follow the byte before?
+    #[inline(always)]
     fn may_go_on(&self, bytes: &[u8], i: usize, bucket: usize) -> bool {
         let allows = |table: &Vec<[u64; 4]>, at: usize| {
             let Some(allowed) = table.get(bucket) else {
@@ -322,7 +324,9 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
                 && (literal_at(bytes, pos, b"PASSWORD", false)
                     || literal_at(bytes, pos, b"PASSWD", false)
                     || literal_at(bytes, pos, b"Pass", false));
-            !before.is_ascii_alphanumeric() || hump || glued
+            // `requirepass`, `masterauth`, `rootpw`: names glued from two words, from
+            // servers' documentation.
+            !before.is_ascii_alphanumeric() || hump || glued || glued_key_at(bytes, pos)
         }
     }
 }
