@@ -1,11 +1,13 @@
 //! Passwords on a command line: `curl -u user:pass` (and `wget`, `http`), `mysql -p<password>`
 //! glued as the MySQL clients take it, `sshpass -p <password>`, `docker login -p <password>`
-//! (and the other registry logins), `mongosh -p <password>`, and the flags each client's
-//! manual gives its password: `redis-cli -a`, OpenLDAP's `ldapsearch -w`, SQL Server's
-//! `sqlcmd -P`, Samba's `smbclient -U user%password`; and the positional password of `htpasswd
-//! -b file user password` and Windows' `net user name password`. The command on the line
-//! decides: `ssh -p 2222`, `docker run -p 80:80`, `mkdir -p`, `-pthread`, `grep -w`, `scp -P
-//! 2222` and `docker run -u 1000:1000` stay.
+//! (and the other registry and cloud logins), `mongosh -p <password>`, and the flags each
+//! client's manual gives its password: `redis-cli -a`, OpenLDAP's `ldapsearch -w`, SQL
+//! Server's `sqlcmd -P`, macOS's `security add-generic-password -w`, Samba's `smbclient -U
+//! user%password`; the positional password of `htpasswd -b file user password` and Windows'
+//! `net user name password`; and what `echo` pipes into a command that reads its password
+//! from standard input (`docker login --password-stdin`, `chpasswd`, `gh auth login
+//! --with-token`). The command on the line decides: `ssh -p 2222`, `docker run -p 80:80`,
+//! `mkdir -p`, `-pthread`, `grep -w`, `scp -P 2222` and `docker run -u 1000:1000` stay.
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
@@ -78,6 +80,7 @@ const CLIENT_FLAGS: &[(&str, &[&str])] = &[
         "ldapcompare", "ldapmodrdn", "ldapexop",
     ]),
     ("-P", &["sqlcmd", "bcp", "osql"]),
+    ("-w", &["security"]),
 ];
 
 /// The commands on `line`, as words without a path (`/usr/bin/ldapsearch`).
@@ -92,18 +95,26 @@ fn commands(line: &str) -> impl Iterator<Item = &str> {
 /// -w <password>`, `sqlcmd -P <password>`, quoted or not.
 pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    let (flag, clients) = CLIENT_FLAGS.iter().find(|(f, _)| lit(b, pos, f.as_bytes()).is_some())?;
-    let i = pos + flag.len();
+    let i = pos + 2;
     if !matches!(b.get(i), Some(b' ' | b'\t')) {
         return None;
     }
     let line = line_before(text, pos);
-    if !clients.iter().any(|c| line.contains(c)) || !commands(line).any(|w| clients.contains(&w)) {
+    let flag = b.get(pos..i)?;
+    let client = |clients: &[&str]| {
+        clients.iter().any(|c| line.contains(c)) && commands(line).any(|w| clients.contains(&w))
+    };
+    if !CLIENT_FLAGS
+        .iter()
+        .any(|(f, clients)| f.as_bytes() == flag && client(clients))
+    {
         return None;
     }
     let (s, e) = word_at(text, blanks(b, i))?;
     let pass = text.get(s..e)?;
-    (!is_placeholder(pass)).then_some(Hit::span(s, e, "password-assignment"))
+    // `security find-generic-password -w -s svc`: `-w` alone asks to print it.
+    (!is_placeholder(pass) && !pass.starts_with('-'))
+        .then_some(Hit::span(s, e, "password-assignment"))
 }
 
 /// The word at `at`, quoted (without its quotes) or up to a blank or a shell operator.
@@ -140,6 +151,40 @@ pub(crate) fn samba_user(text: &str, pos: usize) -> Option<Hit> {
     let cut = user.find('%')?;
     let pass = user.get(cut + 1..)?;
     (!pass.is_empty() && !is_placeholder(pass)).then_some(Hit::span(s + cut + 1, e, "password-assignment"))
+}
+
+/// Commands that read a password (or `user:password` lines) from their standard input.
+const STDIN_READERS: &[&str] = &["--password-stdin", "chpasswd", "--with-token"];
+
+/// `echo '<password>' | docker login --password-stdin`, `echo 'user:<password>' | chpasswd`,
+/// `echo <token> | gh auth login --with-token`: the echoed word; `pos` is at the reader.
+pub(crate) fn echoed_password(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let reader = STDIN_READERS.iter().find(|r| lit(b, pos, r.as_bytes()).is_some())?;
+    let line = line_before(text, pos);
+    let line_start = pos - line.len();
+    let pipe = line.rfind('|')?;
+    let echo = line.get(..pipe)?.rfind("echo ")?;
+    let mut at = line_start + echo + "echo ".len();
+    while let Some((s, e)) = word_at(text, blanks(b, at)) {
+        let word = text.get(s..e)?;
+        if !word.starts_with('-') {
+            let (s, word) = match *reader {
+                "chpasswd" => {
+                    let cut = word.find(':')?;
+                    (s + cut + 1, word.get(cut + 1..)?)
+                }
+                _ => (s, word),
+            };
+            // Nothing but blanks between the word and the pipe: one argument echoed.
+            let rest = text.get(e..line_start + pipe)?;
+            let closed = rest.trim_start_matches(['"', '\'']).trim().is_empty();
+            return (closed && !word.is_empty() && !is_placeholder(word))
+                .then_some(Hit::span(s, e, "password-assignment"));
+        }
+        at = e;
+    }
+    None
 }
 
 /// The positional password of `htpasswd -b[c] file user password` (`-nb user password`)

@@ -134,6 +134,18 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         _ => None,
     };
     let bytes = text.as_bytes();
+    // `arn:aws:secretsmanager:…:secret:prod/db`: a part of an ARN, not a key.
+    if pos
+        .checked_sub(1)
+        .and_then(|p| bytes.get(p))
+        .is_some_and(|c| *c == b':')
+        && super::pair::line_before(text, pos)
+            .rsplit([' ', '"', '\''])
+            .next()
+            .is_some_and(|t| t.starts_with("arn:"))
+    {
+        return None;
+    }
     // `--password= https://…`, `PASSWORD= cmd`: in a shell, `=` with nothing glued after it
     // sets an empty value; what follows the blank is another word.
     if sep == Separator::Sign("=")
@@ -308,7 +320,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // A value alone on the line after its key is a guess from indentation: it must read
     // as random.
     let loose = value.next_line && bits_per_char(v.as_bytes()) < 3.0;
-    // `hashed_secret`, `password_sha256`: a digest named as one.
+    // `hashed_secret`, `password_sha256`: a digest named as one; `password_hash:
+    // pbkdf2_sha256$…`, `$2b$12$…`: crypt(3)'s and Django's formats.
     let digest = [
         "hash",
         "digest",
@@ -321,7 +334,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     ]
     .iter()
     .any(|w| name.contains(w))
-        && (is_hex_digest(v) || name.contains("hashed"));
+        && (is_hex_digest(v) || name.contains("hashed") || v.contains('$'));
     // git's `user.signingkey`: the ID or fingerprint of a public key (8, 16 or 40 hex).
     let signing_key_id = name.ends_with("signingkey")
         && matches!(v.len(), 8 | 16 | 40)

@@ -9,8 +9,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let Some(first) = v.chars().next() else {
         return true;
     };
-    // `!Ref DbPassword`, `!Sub …`, `!vault |`: a YAML tag; the value is elsewhere.
-    if first == '!' && v.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()) {
+    // `!Ref DbPassword`, `!Sub …`, `!vault |`, `!!python/…`: a YAML tag; the value is
+    // elsewhere.
+    if first == '!'
+        && v.trim_start_matches('!').chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    {
         return true;
     }
     // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.

@@ -1,7 +1,9 @@
 //! The rules that are not rows of the provider table, in priority order, each with its
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
-use super::command_line::{cli_password, client_password, curl_user, positional_password, samba_user};
+use super::command_line::{
+    cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
+};
 use super::directive::{clear_text_scheme, identified_by, stats_auth};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
@@ -24,6 +26,7 @@ pub(crate) enum Rule {
     ClientPassword,
     SambaUser,
     PositionalPassword,
+    EchoedPassword,
     SqlIdentified,
     ClearTextScheme,
     StatsAuth,
@@ -46,6 +49,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::ClientPassword,
     Rule::SambaUser,
     Rule::PositionalPassword,
+    Rule::EchoedPassword,
     Rule::SqlIdentified,
     Rule::ClearTextScheme,
     Rule::StatsAuth,
@@ -93,6 +97,12 @@ impl Rule {
                 false,
                 Boundary::Word,
                 positional_password,
+            ),
+            Rule::EchoedPassword => spec(
+                &["--password-stdin", "--with-token", "chpasswd"],
+                false,
+                Boundary::Word,
+                echoed_password,
             ),
             Rule::SqlIdentified => spec(
                 &["IDENTIFIED"],
