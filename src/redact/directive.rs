@@ -5,10 +5,12 @@
 //! `: PSK "x"`, SQL's `CREATE USER u WITH PASSWORD 'x'` and MySQL's `IDENTIFIED BY 'x'`.
 //! Only where the line says so: a blank after a key word is prose everywhere else
 //! ("the password is"). Which values are secrets stays `generic`'s judgement. Here too:
-//! Dovecot's and OpenLDAP's clear-text password schemes (`{PLAIN}x`, `{CLEARTEXT}x`).
+//! Dovecot's and OpenLDAP's clear-text password schemes (`{PLAIN}x`, `{CLEARTEXT}x`), and
+//! two positional files: PostgreSQL's `.pgpass` and pppd's `chap-secrets`.
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
+use super::pair::line_before;
 
 /// Is the name that ends at or holds the key word at `key_start` the first word of its line
 /// (after indentation, and after a `#` or `;` that comments a sample directive out)?
@@ -272,6 +274,53 @@ pub(crate) fn clear_text_scheme(text: &str, pos: usize) -> Option<Hit> {
     (len > 0 && !is_placeholder(v)).then_some(Hit::span(start, start + len, "password-assignment"))
 }
 
+/// PostgreSQL's `.pgpass` line, `hostname:port:database:username:password` (each of the
+/// first four may be `*`): the fifth field. `pos` is at the `:` before the port (`:5432:`)
+/// or at a `:*:` (the scan's triggers).
+pub(crate) fn pgpass_line(text: &str, pos: usize) -> Option<Hit> {
+    let line_start = pos - line_before(text, pos).len();
+    let rest = text.get(line_start..)?;
+    let line = rest.split(['\n', '\r']).next()?;
+    let fields: Vec<&str> = line.split(':').collect();
+    let [host, port, db, user, pass] = fields.as_slice() else {
+        return None;
+    };
+    let port_ok = *port == "*" || (!port.is_empty() && port.bytes().all(|c| c.is_ascii_digit()));
+    let plain = |f: &str| !f.is_empty() && !f.contains(char::is_whitespace);
+    if !(port_ok && plain(host) && plain(db) && plain(user) && plain(pass)) || is_placeholder(pass) {
+        return None;
+    }
+    // The line's `:` after which the password starts is where the scan stands or after it.
+    let start = line_start + line.len() - pass.len();
+    (start > pos).then_some(Hit::span(start, line_start + line.len(), "password-assignment"))
+}
+
+/// pppd's `chap-secrets` and `pap-secrets`: `client<blank>*<blank>"secret"[<blank>addresses]`.
+/// `pos` is at the `*` (the server field).
+pub(crate) fn ppp_secret(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let head = line_before(text, pos);
+    // One field, the client, then blanks: `jacco\t\t*`, `"user@isp" *`.
+    let client = head.trim_end_matches([' ', '\t']);
+    if client.len() == head.len() || client.is_empty() || client.contains([' ', '\t']) {
+        return None;
+    }
+    let q = pos + 1 + b.get(pos + 1..)?.iter().take_while(|c| **c == b' ' || **c == b'\t').count();
+    if b.get(q) != Some(&b'"') {
+        return None;
+    }
+    let len = b.get(q + 1..)?.iter().take(256).position(|c| *c == b'"' || *c == b'\n')?;
+    let (start, end) = (q + 1, q + 1 + len);
+    let v = text.get(start..end)?;
+    let after = text.get(end + 1..)?.split('\n').next()?.trim();
+    // Then nothing, or the addresses: `*`, `-`, IPs and networks.
+    let addresses = after
+        .split_whitespace()
+        .all(|w| w.bytes().all(|c| c.is_ascii_hexdigit() || b".:/*-".contains(&c)));
+    (b.get(end) == Some(&b'"') && addresses && !v.is_empty() && !is_placeholder(v))
+        .then_some(Hit::span(start, end, "password-assignment"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,6 +340,7 @@ mod tests {
             let _ = (starts_line(text, i), ends_line(text, i, true), identified_by(text, i));
             let _ = (fetchmail_poll(text, i), stats_auth(text, i), clear_text_scheme(text, i));
             let _ = (glued_key(text, i), config_setter(text, i), sql_password(text, i));
+            let _ = (pgpass_line(text, i), ppp_secret(text, i));
         }
     }
 

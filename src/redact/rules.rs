@@ -4,7 +4,7 @@
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
-use super::directive::{clear_text_scheme, identified_by, stats_auth};
+use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -30,6 +30,8 @@ pub(crate) enum Rule {
     SqlIdentified,
     ClearTextScheme,
     StatsAuth,
+    PgpassLine,
+    PppSecret,
     Assignment,
 }
 
@@ -53,6 +55,8 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SqlIdentified,
     Rule::ClearTextScheme,
     Rule::StatsAuth,
+    Rule::PgpassLine,
+    Rule::PppSecret,
     Rule::Assignment,
 ];
 
@@ -66,6 +70,8 @@ pub(crate) struct Spec {
 }
 
 impl Rule {
+    /// Inlined: the scan asks each match for its reader alone.
+    #[inline(always)]
     pub(crate) fn spec(self) -> Spec {
         let spec = |triggers, any_case, boundary, read| Spec {
             triggers,
@@ -117,6 +123,13 @@ impl Rule {
                 clear_text_scheme,
             ),
             Rule::StatsAuth => spec(&["auth"], false, Boundary::Segment, stats_auth),
+            Rule::PgpassLine => spec(&[":5432:", ":*:"], false, Boundary::Any, pgpass_line),
+            Rule::PppSecret => spec(
+                &["* \"", "*\t\"", "*\t\t\"", "*  \""],
+                false,
+                Boundary::Any,
+                ppp_secret,
+            ),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }

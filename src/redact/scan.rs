@@ -260,8 +260,16 @@ impl Matcher {
         }
         let mut tried: Option<Reading> = None;
         for trigger in self.buckets.get(bucket)? {
+            let found = bytes.get(pos..pos + trigger.literal.len());
+            let literal = found.is_some_and(|f| {
+                if trigger.any_case {
+                    f.eq_ignore_ascii_case(trigger.literal)
+                } else {
+                    f == trigger.literal
+                }
+            });
             if tried == Some(trigger.source)
-                || !literal_at(bytes, pos, trigger.literal, trigger.any_case)
+                || !literal
                 || !boundary_ok(bytes, pos, trigger.boundary)
             {
                 continue;
