@@ -13,8 +13,8 @@ use super::directive::{
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::{
-    is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder, is_reference,
-    is_type_name, looks_like_code,
+    declaration, is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder,
+    is_reference, is_type_name, looks_like_code,
 };
 use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
@@ -102,6 +102,13 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let name_end = key_name_end(text, pos)?;
+    // `Keyword("move")`, `keywords: [...]`: a language's keywords, not a key.
+    if text
+        .get(pos..name_end)
+        .is_some_and(|k| k.eq_ignore_ascii_case("keyword"))
+    {
+        return None;
+    }
     let ks = key_sep(text, pos, name_end)?;
     let (key, sep, spaced) = (ks.key, ks.sep, ks.spaced);
     // A blank separates a key from its value on a command line, in `.netrc`, in a
@@ -255,6 +262,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let env_key = key.bytes().any(|c| c.is_ascii_alphabetic())
         && !key.bytes().any(|c| c.is_ascii_lowercase());
     let env_line = env_key && sep == Separator::Sign("=") && !spaced;
+    // `pub const X_PASSWORD: BINDSTRING = 6;`, `pub credentials: MI_Credentials,`, `let
+    // token: Token = …`: a declaration, whose value after `:` is a type.
+    let declared = sep == Separator::Sign(":") && quote.is_none() && declaration(text, pos);
     // What follows the value, for telling code (`getpass(`); an element's `</` says
     // nothing.
     let next = match sep {
@@ -380,6 +390,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || loose
         || digest
         || signing_key_id
+        || declared
+        // trybuild's `t.pass("tests/ui/*.rs")`, `base.pass("g:h", "g:h")`: a path or a
+        // test's pair, not a password.
+        || (weak && sep == Separator::Call && v.contains(['/', '*', ':']))
+        || query_filler(text, pos, v)
         // `"obj.aFunctionCall()"`: code in a string.
         || is_call_expression(v)
         // `privateKey: Uint8Array;`: a type annotation.
@@ -401,6 +416,26 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         value.consumed,
         kind,
     ))
+}
+
+/// A URL's query parameter that is no credential: `?key=value2#frag` (a numbered filler
+/// before the fragment), a badge's public graph token (`badge.svg?token=…`, Codecov's
+/// documentation calls it not sensitive).
+fn query_filler(text: &str, pos: usize, v: &str) -> bool {
+    let b = text.as_bytes();
+    let head = b.get(..pos).unwrap_or(&[]);
+    let name = head
+        .iter()
+        .rev()
+        .take(32)
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    if !head.len().checked_sub(name + 1).and_then(|i| head.get(i)).is_some_and(|c| b"?&".contains(c)) {
+        return false;
+    }
+    let value = v.split('#').next().unwrap_or(v);
+    (value.len() < v.len() && is_placeholder(value))
+        || super::pair::line_before(text, pos).contains("badge")
 }
 
 /// Why a blank may stand between a key and its value.

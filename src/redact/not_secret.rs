@@ -102,7 +102,18 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "your", "my_", "my-", "insert", "replace", "enter_", "enter-", "process.env", "os.environ",
         "env.", "secrets.", "vault:", "op://", "enc[",
     ];
-    WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+    // `token = 1*tchar`: an ABNF rule (RFC 9110's grammar), not a value.
+    let abnf = v.trim_start_matches(|c: char| c.is_ascii_digit());
+    if abnf.len() < v.len()
+        && abnf.strip_prefix('*').is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-'))
+    {
+        return true;
+    }
+    // `value2`, `key4 = value4`, `foo1`: a numbered filler.
+    let numbered = lower.trim_end_matches(|c: char| c.is_ascii_digit());
+    let filler = numbered.len() < lower.len()
+        && ["value", "val", "foo", "bar", "baz", "qux"].contains(&numbered);
+    filler || WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
 }
 
 /// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
@@ -317,4 +328,21 @@ pub(crate) fn is_type_name(v: &str) -> bool {
         }
     }
     lower_run != 1 && b.iter().filter(|c| c.is_ascii_digit()).count() <= 3
+}
+
+/// Does the name that holds the key word at `pos` follow a declaration's keyword on its
+/// line (`pub`, `const`, `let`, `static`, `var`, `val`, `readonly`)?
+pub(crate) fn declaration(text: &str, pos: usize) -> bool {
+    let head = text.get(pos.saturating_sub(256)..pos).unwrap_or("");
+    let line = head.rsplit('\n').next().unwrap_or(head);
+    let name_len = line
+        .bytes()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    let head = line.get(..line.len() - name_len).unwrap_or("");
+    let word = head.trim_end().rsplit([' ', '\t', '(']).next().unwrap_or("");
+    head.ends_with([' ', '\t'])
+        && ["pub", "pub(crate)", "const", "let", "static", "var", "val", "readonly", "mut"]
+            .contains(&word)
 }

@@ -213,7 +213,16 @@ fn attribute_is_key(b: &[u8], key_start: usize) -> bool {
     })
 }
 
-/// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument.
+/// Functions that take a password and something else that is no secret of it (a salt, a
+/// hash to compare with): `hash_password("pw", "salt")`, `verify(pw, hash)`.
+#[rustfmt::skip]
+const PASSWORD_CONSUMERS: &[&str] = &[
+    "hash", "verify", "check", "compare", "encrypt", "decrypt", "encode", "digest", "derive",
+    "kdf",
+];
+
+/// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument (not
+/// that of a call consuming a password: `hash_password("pw", "salt")`).
 fn opens_call(b: &[u8], key_start: usize) -> bool {
     let head = b.get(..key_start).unwrap_or(&[]);
     let name_start = head
@@ -223,9 +232,25 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
     let before_quote = head.get(..name_start).unwrap_or(&[]);
     let trimmed = before_quote
         .iter()
+        .rposition(|c| !matches!(c, b' ' | b'\t'));
+    let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
+        return false;
+    };
+    let callee = before_quote.get(..open).unwrap_or(&[]);
+    // The callee with its path and generics (`hash_password::<Sha512>`).
+    let len = callee
+        .iter()
         .rev()
-        .find(|c| !matches!(c, b' ' | b'\t'));
-    trimmed == Some(&b'(')
+        .take(48)
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_:<>.".contains(c))
+        .count();
+    let name = callee
+        .get(callee.len() - len..)
+        .unwrap_or(&[])
+        .to_ascii_lowercase();
+    !PASSWORD_CONSUMERS
+        .iter()
+        .any(|f| name.windows(f.len()).any(|w| w == f.as_bytes()))
 }
 
 /// The value after an assignment's separator, as byte offsets into the text.
