@@ -381,6 +381,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || (sep == Separator::Argument && (quote.is_none() || v.contains(char::is_whitespace)))
         // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
         || (!password && is_name_value && !env_word)
+
         // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
         || (!password && is_reference(v))
         // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.

@@ -31,6 +31,12 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // `'#dddddd'`: a colour (Pygments' styles map `Token` to them).
+    if let Some(hex) = v.strip_prefix('#') {
+        if matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return true;
+        }
+    }
     // A path (`PWD=/work/main`), not a secret.
     if ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p)) {
         return true;
@@ -43,10 +49,12 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     // The name of a variable or setting (`"OPENAI_API_KEY"`), not its value.
+    // `_SSH_PRIVATE_KEY_TYPES`: a private constant too.
+    let unprefixed = v.trim_start_matches('_');
     let screaming = v.contains('_')
         && v.bytes()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
-        && v.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
+        && unprefixed.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
     if screaming {
         return true;
     }
@@ -109,11 +117,13 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // `KEY=VALUE.`, `:param token: REQUIRED.`: prose's punctuation is not the value's.
+    let lower = lower.trim_end_matches(['.', ',', ';']);
     // `value2`, `key4 = value4`, `foo1`: a numbered filler.
     let numbered = lower.trim_end_matches(|c: char| c.is_ascii_digit());
     let filler = numbered.len() < lower.len()
         && ["value", "val", "foo", "bar", "baz", "qux"].contains(&numbered);
-    filler || WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+    filler || WORDS.contains(&lower) || PREFIXES.iter().any(|p| lower.starts_with(p))
 }
 
 /// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).

@@ -237,6 +237,10 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
         return false;
     };
     let callee = before_quote.get(..open).unwrap_or(&[]);
+    // `('AUTH', 'SELECTED')`: a tuple, not a call, when no name stands before the `(`.
+    if !callee.last().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        return false;
+    }
     // The callee with its path and generics (`hash_password::<Sha512>`).
     let len = callee
         .iter()
