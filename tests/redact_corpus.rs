@@ -274,7 +274,7 @@ fn held_out_figures(cases: Vec<Case>) -> Figures {
 /// issue [15] left them (before #14: 109 of 167 and 5 of 101; after #14: 124
 /// and 6; after [15]: 139 and 7 — the provider table and the generic rule
 /// caught 15 more secrets and changed 1 more look-alike; after [15]'s second
-/// round: 140 and 7; which cases was not looked at). Recall below `recalled`, or more false positives than
+/// round: 140 and 7; after its third: 141 and 7; which cases was not looked at). Recall below `recalled`, or more false positives than
 /// `false_positives`, is a regression; a rule change that moves the figures
 /// the right way raises the floor with it (the corpus itself stays as it is).
 struct Floor {
@@ -282,7 +282,7 @@ struct Floor {
     false_positives: usize,
 }
 const HELD_OUT_FLOOR: Floor = Floor {
-    recalled: 140,
+    recalled: 141,
     false_positives: 7,
 };
 
