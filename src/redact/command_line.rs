@@ -1,13 +1,18 @@
 //! Passwords on a command line: `curl -u user:pass` (and `wget`, `http`), `mysql -p<password>`
 //! glued as the MySQL clients take it, `sshpass -p <password>`, `docker login -p <password>`
-//! (and the other registry logins), `redis-cli -a <password>`. The command on the line
-//! decides: `ssh -p 2222`, `docker run -p 80:80`, `mkdir -p`, `-pthread` and `docker run -u
-//! 1000:1000` stay.
+//! (and the other registry and cloud logins), `mongosh -p <password>`, and the flags each
+//! client's manual gives its password: `redis-cli -a`, OpenLDAP's `ldapsearch -w`, SQL
+//! Server's `sqlcmd -P`, macOS's `security add-generic-password -w`, Samba's `smbclient -U
+//! user%password`; the positional password of `htpasswd -b file user password` and Windows'
+//! `net user name password`; and what `echo` pipes into a command that reads its password
+//! from standard input (`docker login --password-stdin`, `chpasswd`, `gh auth login
+//! --with-token`). The command on the line decides: `ssh -p 2222`, `docker run -p 80:80`,
+//! `mkdir -p`, `-pthread`, `grep -w`, `scp -P 2222` and `docker run -u 1000:1000` stay.
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
 use super::pair::line_before;
-use super::shape::{blanks, chars_until, lit, run};
+use super::shape::{blanks, chars_until, lit, lit_ci, run};
 
 /// The password of `curl -u user:pass`: `(?:-u|--user)(?:[ \t]+|=)["']?`
 /// `[A-Za-z0-9._%+@-]*:(?P<s>[^\s'"\[]+)`, on the line of an HTTP client.
@@ -50,24 +55,173 @@ const MYSQL_CLIENTS: &[&str] = &[
     "mariadb", "mariadb-dump", "mariadb-admin",
 ];
 
+/// MongoDB's shell and tools: `-p <password>` (`-p` alone prompts).
+#[rustfmt::skip]
+const MONGO_CLIENTS: &[&str] = &[
+    "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat",
+    "mongotop", "mongofiles",
+];
+
 /// Commands whose `-p <password>` logs in to a registry (their documentation warns of it).
 #[rustfmt::skip]
 const REGISTRY_LOGINS: &[&str] = &[
     "docker login", "podman login", "buildah login", "nerdctl login", "skopeo login",
     "helm registry login", "oras login",
+    // And the cloud CLIs' logins: Azure's service principal, OpenShift, Cloud Foundry.
+    "az login", "oc login", "cf login",
 ];
 
-/// The password of `redis-cli … -a <password>`.
-pub(crate) fn redis_password(text: &str, pos: usize) -> Option<Hit> {
+/// Clients whose manual gives a flag and a blank before the password, and that flag.
+#[rustfmt::skip]
+const CLIENT_FLAGS: &[(&str, &[&str])] = &[
+    ("-a", &["redis-cli"]),
+    ("-w", &[
+        "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd",
+        "ldapcompare", "ldapmodrdn", "ldapexop",
+    ]),
+    ("-P", &["sqlcmd", "bcp", "osql"]),
+    ("-w", &["security"]),
+];
+
+/// The commands on `line`, as words without a path (`/usr/bin/ldapsearch`).
+fn commands(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace().map(|w| {
+        let w = w.trim_start_matches(['(', '`', '"', '\'']);
+        w.rsplit('/').next().unwrap_or(w)
+    })
+}
+
+/// The password after a client's flag and a blank: `redis-cli -a <password>`, `ldapsearch
+/// -w <password>`, `sqlcmd -P <password>`, quoted or not.
+pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    let i = lit(b, pos, b"-a")?;
-    if !matches!(b.get(i), Some(b' ' | b'\t')) || !line_before(text, pos).contains("redis-cli") {
+    let i = pos + 2;
+    if !matches!(b.get(i), Some(b' ' | b'\t')) {
         return None;
     }
-    let s = blanks(b, i);
-    let e = chars_until(text, s, |c| c.is_whitespace() || "'\";|&)`".contains(c));
+    let line = line_before(text, pos);
+    let flag = b.get(pos..i)?;
+    let client = |clients: &[&str]| {
+        clients.iter().any(|c| line.contains(c)) && commands(line).any(|w| clients.contains(&w))
+    };
+    if !CLIENT_FLAGS
+        .iter()
+        .any(|(f, clients)| f.as_bytes() == flag && client(clients))
+    {
+        return None;
+    }
+    let (s, e) = word_at(text, blanks(b, i))?;
     let pass = text.get(s..e)?;
-    (e > s && !is_placeholder(pass)).then_some(Hit::span(s, e, "password-assignment"))
+    // `security find-generic-password -w -s svc`: `-w` alone asks to print it.
+    (!is_placeholder(pass) && !pass.starts_with('-'))
+        .then_some(Hit::span(s, e, "password-assignment"))
+}
+
+/// The word at `at`, quoted (without its quotes) or up to a blank or a shell operator.
+fn word_at(text: &str, at: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    match b.get(at) {
+        Some(q @ (b'"' | b'\'')) => {
+            let s = at + 1;
+            let len = b.get(s..)?.iter().take(512).position(|c| c == q || *c == b'\n')?;
+            (len > 0 && b.get(s + len) == Some(q)).then_some((s, s + len))
+        }
+        _ => {
+            let e = chars_until(text, at, |c| c.is_whitespace() || "'\";|&)`<>".contains(c));
+            (e > at).then_some((at, e))
+        }
+    }
+}
+
+/// Samba's clients: `-U user%password` (and `--user=`).
+const SAMBA_CLIENTS: &[&str] = &["smbclient", "rpcclient", "smbcacls", "smbget", "smbmap", "net"];
+
+/// The password of Samba's `-U [DOMAIN\\]user%password`.
+pub(crate) fn samba_user(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let i = lit(b, pos, b"-U").or_else(|| lit(b, pos, b"--user="))?;
+    let line = line_before(text, pos);
+    if !SAMBA_CLIENTS.iter().any(|c| line.contains(c))
+        || !commands(line).any(|w| SAMBA_CLIENTS.contains(&w))
+    {
+        return None;
+    }
+    let (s, e) = word_at(text, blanks(b, i))?;
+    let user = text.get(s..e)?;
+    let cut = user.find('%')?;
+    let pass = user.get(cut + 1..)?;
+    (!pass.is_empty() && !is_placeholder(pass)).then_some(Hit::span(s + cut + 1, e, "password-assignment"))
+}
+
+/// Commands that read a password (or `user:password` lines) from their standard input.
+const STDIN_READERS: &[&str] = &["--password-stdin", "chpasswd", "--with-token"];
+
+/// `echo '<password>' | docker login --password-stdin`, `echo 'user:<password>' | chpasswd`,
+/// `echo <token> | gh auth login --with-token`: the echoed word; `pos` is at the reader.
+pub(crate) fn echoed_password(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let reader = STDIN_READERS.iter().find(|r| lit(b, pos, r.as_bytes()).is_some())?;
+    let line = line_before(text, pos);
+    let line_start = pos - line.len();
+    let pipe = line.rfind('|')?;
+    let echo = line.get(..pipe)?.rfind("echo ")?;
+    let mut at = line_start + echo + "echo ".len();
+    while let Some((s, e)) = word_at(text, blanks(b, at)) {
+        let word = text.get(s..e)?;
+        if !word.starts_with('-') {
+            let (s, word) = match *reader {
+                "chpasswd" => {
+                    let cut = word.find(':')?;
+                    (s + cut + 1, word.get(cut + 1..)?)
+                }
+                _ => (s, word),
+            };
+            // Nothing but blanks between the word and the pipe: one argument echoed.
+            let rest = text.get(e..line_start + pipe)?;
+            let closed = rest.trim_start_matches(['"', '\'']).trim().is_empty();
+            return (closed && !word.is_empty() && !is_placeholder(word))
+                .then_some(Hit::span(s, e, "password-assignment"));
+        }
+        at = e;
+    }
+    None
+}
+
+/// The positional password of `htpasswd -b[c] file user password` (`-nb user password`)
+/// and of Windows' `net user name password`; `pos` is at the command.
+pub(crate) fn positional_password(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let mut words = Vec::new();
+    let (net, mut at) = match lit(b, pos, b"htpasswd") {
+        Some(i) => (false, i),
+        None => (true, lit_ci(b, pos, b"net user")?),
+    };
+    // The command's words up to the end of the command (a few are enough).
+    while words.len() < 8 {
+        let s = blanks(b, at);
+        if s == at {
+            break;
+        }
+        let Some((ws, we)) = word_at(text, s) else {
+            break;
+        };
+        words.push((ws, we));
+        at = we + usize::from(ws > s);
+    }
+    let word = |k: &(usize, usize)| text.get(k.0..k.1).unwrap_or("");
+    let (flags, args): (Vec<_>, Vec<_>) = words.iter().partition(|w| word(w).starts_with('-'));
+    let at = if net {
+        // `net user name /add`, `net user name *` (it prompts): no password given.
+        let pass = args.get(1)?;
+        (!word(pass).starts_with('/') && word(pass) != "*").then_some(pass)?
+    } else {
+        // `-b`: the password is an argument; `-n`: no file, the hash is printed.
+        let batch = flags.iter().any(|f| word(f).contains('b'));
+        let no_file = flags.iter().any(|f| word(f).contains('n'));
+        let pass = args.get(if no_file { 1 } else { 2 })?;
+        batch.then_some(pass)?
+    };
+    (!is_placeholder(word(at))).then_some(Hit::span(at.0, at.1, "password-assignment"))
 }
 
 /// The password of `mysql … -p<password>` (glued, as the MySQL clients take it) or of
@@ -87,8 +241,11 @@ pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
                 .split_whitespace()
                 .rev()
                 .find(|w| !w.starts_with('-'))?;
-            let login = REGISTRY_LOGINS.iter().any(|l| line.contains(l));
-            if command(last) != "sshpass" && !login {
+            let login = line.contains("login") && REGISTRY_LOGINS.iter().any(|l| line.contains(l));
+            let mongo = || {
+                line.contains("mongo") && commands(line).any(|w| MONGO_CLIENTS.contains(&w))
+            };
+            if command(last) != "sshpass" && !login && !mongo() {
                 return None;
             }
             false

@@ -5,15 +5,20 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
+use super::directive::{
+    config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, psk_entry,
+    sql_password, starts_line,
+    takes_bare_value,
+};
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::{
-    is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder, is_reference,
-    is_type_name, looks_like_code,
+    declaration, is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder,
+    is_reference, is_type_name, looks_like_code,
 };
 use super::pair::{
-    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, quote_before_name,
-    separator_follows, value_at, whole_name, Separator,
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
+    quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
 use super::shape::literal_at;
 use super::tokens::{context_kind, prefer_token};
@@ -23,7 +28,7 @@ use super::tokens::{context_kind, prefer_token};
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
     "passphrase", "credentials", "private_key", "private-key", "privatekey", "access_key",
     "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
-    "apikey", "token", "creds", "pass", "auth", "pwd", "key",
+    "apikey", "token", "creds", "pass", "auth", "pwd", "psk", "key",
 ];
 
 /// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
@@ -70,6 +75,8 @@ fn key_name_end(text: &str, pos: usize) -> Option<usize> {
     };
     let mut i = match ASSIGNMENT_KEYWORDS.iter().find(|w| starts(pos, w)) {
         Some(word) => pos + word.len(),
+        // `rootpw`, `bindpw`: read from their `pw` (see `glued_key`).
+        None if starts(pos, "pw") && glued_key(text, pos) => pos + 2,
         None => owned_key()?,
     };
     for _ in 0..3 {
@@ -95,12 +102,57 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let name_end = key_name_end(text, pos)?;
-    let ks = key_sep(text, pos, name_end)?;
-    let (key, sep, spaced) = (ks.key, ks.sep, ks.spaced);
-    if sep == Separator::Blank && !(is_cli_flag(text, pos) || is_netrc(text, pos, key)) {
+    // `Keyword("move")`, `keywords: [...]`: a language's keywords, not a key.
+    if text
+        .get(pos..name_end)
+        .is_some_and(|k| k.eq_ignore_ascii_case("keyword"))
+    {
         return None;
     }
+    let ks = key_sep(text, pos, name_end)?;
+    let (key, sep, spaced) = (ks.key, ks.sep, ks.spaced);
+    // A blank separates a key from its value on a command line, in `.netrc`, in a
+    // directive alone on its line, in SQL and in strongSwan's secrets; elsewhere it is prose.
+    let lower_key = key.to_ascii_lowercase();
+    // `requirepass`, `masterauth`, `rootpw`: a glued name's key word is its end.
+    let glued = glued_key(text, pos);
+    let password = password_key(&lower_key) || (glued && lower_key == "auth");
+    let blank = match sep {
+        Separator::Blank
+            if is_cli_flag(text, pos)
+                || is_netrc(text, pos, key)
+                || config_setter(text, pos)
+                || insecure_password(text, pos) =>
+        {
+            Some(Blank::Flag)
+        }
+        // `passwd alice` is the command that changes a password.
+        Separator::Blank
+            if (password || lower_key == "secret")
+                && lower_key != "passwd"
+                && starts_line(text, pos) =>
+        {
+            Some(Blank::Directive)
+        }
+        Separator::Blank if lower_key == "password" && sql_password(text, pos) => Some(Blank::Sql),
+        Separator::Blank if password && fetchmail_poll(text, pos) => Some(Blank::Sql),
+        Separator::Blank if lower_key == "psk" && psk_entry(text, pos) => Some(Blank::Sql),
+        Separator::Blank => return None,
+        _ => None,
+    };
     let bytes = text.as_bytes();
+    // `arn:aws:secretsmanager:…:secret:prod/db`: a part of an ARN, not a key.
+    if pos
+        .checked_sub(1)
+        .and_then(|p| bytes.get(p))
+        .is_some_and(|c| *c == b':')
+        && super::pair::line_before(text, pos)
+            .rsplit([' ', '"', '\''])
+            .next()
+            .is_some_and(|t| t.starts_with("arn:"))
+    {
+        return None;
+    }
     // `--password= https://…`, `PASSWORD= cmd`: in a shell, `=` with nothing glued after it
     // sets an empty value; what follows the blank is another word.
     if sep == Separator::Sign("=")
@@ -155,6 +207,23 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let v = text.get(value.start..value.end)?;
+    // A directive's value is the last word of its line; SQL's and strongSwan's are quoted.
+    // Unquoted, a directive's value is a word, not a path (`auth-user-pass up/login.txt`),
+    // and `PASS`, `pwd` or `secret` alone open too many other lines (test runners' `PASS
+    // TestX`, the shell's `pwd`).
+    let bare = quote.is_none()
+        && (v.contains('/') || key == "PASS" || !takes_bare_value(text, pos, name_end, v));
+    match blank {
+        Some(Blank::Directive) if bare || !ends_line(text, value.consumed, quote.is_some()) => {
+            return None
+        }
+        Some(Blank::Sql) if quote.is_none() => return None,
+        // OpenSSL's `-passin env:VAR`, `file:path`, `fd:3`: where to read the password.
+        Some(Blank::Flag) if ["env:", "file:", "fd:"].iter().any(|p| v.starts_with(p)) => {
+            return None
+        }
+        _ => {}
+    }
     // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took this value; a second
     // pass must change nothing.
     if text
@@ -163,9 +232,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     {
         return None;
     }
-    let lower_key = key.to_ascii_lowercase();
-    let user_and_password = sep == Separator::Call && !lower_key.contains("pass");
-    let kind = if lower_key.contains("pass") || lower_key.contains("pwd") || user_and_password {
+    let user_and_password = sep == Separator::Call && !password;
+    let kind = if password || user_and_password {
         "password-assignment"
     } else if lower_key.starts_with("token") || lower_key.starts_with("auth") {
         "token-assignment"
@@ -173,6 +241,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         "secret-assignment"
     };
     let password = kind == "password-assignment";
+    let directive = blank == Some(Blank::Directive);
     let name = whole_name(text, pos, name_end).to_ascii_lowercase();
     // A call passes a credential when it sets one (`setPassword("…")`, `withToken("…")`,
     // `.password("…")`) or takes a user and a password (`HTTPBasicAuth("u", "…")`,
@@ -193,6 +262,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let env_key = key.bytes().any(|c| c.is_ascii_alphabetic())
         && !key.bytes().any(|c| c.is_ascii_lowercase());
     let env_line = env_key && sep == Separator::Sign("=") && !spaced;
+    // `pub const X_PASSWORD: BINDSTRING = 6;`, `pub credentials: MI_Credentials,`, `let
+    // token: Token = …`: a declaration, whose value after `:` is a type.
+    let declared = sep == Separator::Sign(":") && quote.is_none() && declaration(text, pos);
     // What follows the value, for telling code (`getpass(`); an element's `</` says
     // nothing.
     let next = match sep {
@@ -207,7 +279,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let weak = lower_key == "pass" || lower_key == "pwd";
     let connection_string = weak
         && sep == Separator::Sign("=")
-        && super::pair::line_before(text, pos).trim_end().ends_with(';')
+        && super::pair::line_before(text, pos)
+            .trim_end()
+            .ends_with(';')
         && {
             let line = super::pair::line_before(text, pos).to_ascii_lowercase();
             [";uid=", "user id=", "server=", "driver=", "data source="]
@@ -256,7 +330,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // A value alone on the line after its key is a guess from indentation: it must read
     // as random.
     let loose = value.next_line && bits_per_char(v.as_bytes()) < 3.0;
-    // `hashed_secret`, `password_sha256`: a digest named as one.
+    // `hashed_secret`, `password_sha256`: a digest named as one; `password_hash:
+    // pbkdf2_sha256$…`, `$2b$12$…`: crypt(3)'s and Django's formats.
     let digest = [
         "hash",
         "digest",
@@ -269,7 +344,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     ]
     .iter()
     .any(|w| name.contains(w))
-        && is_hex_digest(v);
+        && (is_hex_digest(v) || name.contains("hashed") || v.contains('$'));
+    // git's `user.signingkey`: the ID or fingerprint of a public key (8, 16 or 40 hex).
+    let signing_key_id = name.ends_with("signingkey")
+        && matches!(v.len(), 8 | 16 | 40)
+        && v.bytes().all(|c| c.is_ascii_hexdigit());
     // A value of the shape a provider the key names issues (`TWILIO_AUTH_TOKEN=<32 hex>`).
     if !is_placeholder(v) && !value.next_line {
         if let Some(kind) = context_kind(&name, v.as_bytes()) {
@@ -289,7 +368,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || is_expression(v)
         // Counts, ids, versions: a token or secret has letters.
         || (!password && !v.chars().any(char::is_alphabetic))
-        || (password && !env_line && !connection_string && v.bytes().all(|c| c.is_ascii_digit()))
+        || (password
+            && !env_line
+            && !connection_string
+            && (!directive || v.len() < 4)
+            && v.bytes().all(|c| c.is_ascii_digit()))
         // Keys, tokens and secrets are single words; passwords may be passphrases, but not
         // sentences.
         || (!password && v.chars().any(char::is_whitespace))
@@ -298,6 +381,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || (sep == Separator::Argument && (quote.is_none() || v.contains(char::is_whitespace)))
         // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
         || (!password && is_name_value && !env_word)
+
         // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
         || (!password && is_reference(v))
         // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
@@ -306,6 +390,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || weak_key
         || loose
         || digest
+        || signing_key_id
+        || declared
+        // trybuild's `t.pass("tests/ui/*.rs")`, `base.pass("g:h", "g:h")`: a path or a
+        // test's pair, not a password.
+        || (weak && sep == Separator::Call && v.contains(['/', '*', ':']))
+        || query_filler(text, pos, v)
         // `"obj.aFunctionCall()"`: code in a string.
         || is_call_expression(v)
         // `privateKey: Uint8Array;`: a type annotation.
@@ -327,6 +417,45 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         value.consumed,
         kind,
     ))
+}
+
+/// A URL's query parameter that is no credential: `?key=value2#frag` (a numbered filler
+/// before the fragment), a badge's public graph token (`badge.svg?token=…`, Codecov's
+/// documentation calls it not sensitive).
+fn query_filler(text: &str, pos: usize, v: &str) -> bool {
+    let b = text.as_bytes();
+    let head = b.get(..pos).unwrap_or(&[]);
+    let name = head
+        .iter()
+        .rev()
+        .take(32)
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    if !head.len().checked_sub(name + 1).and_then(|i| head.get(i)).is_some_and(|c| b"?&".contains(c)) {
+        return false;
+    }
+    let value = v.split('#').next().unwrap_or(v);
+    (value.len() < v.len() && is_placeholder(value))
+        || super::pair::line_before(text, pos).contains("badge")
+}
+
+/// Why a blank may stand between a key and its value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Blank {
+    /// `--password x`, `-storepass x`, `.netrc`'s `password x`.
+    Flag,
+    /// A directive alone on its line: `requirepass x`, `Password "x"`.
+    Directive,
+    /// A quoted literal after SQL's `PASSWORD`, strongSwan's `PSK` or fetchmail's `password`.
+    Sql,
+}
+
+/// Does the key name a password (`DB_PASSWORD`, `pwd`, the `pw` of `rootpw`, a Wi-Fi `psk`)?
+fn password_key(lower_key: &str) -> bool {
+    lower_key.contains("pass")
+        || lower_key.contains("pwd")
+        || lower_key.ends_with("pw")
+        || lower_key == "psk"
 }
 
 /// Is `v` not key material? 16+ characters of letters and digits, base64 or base64url,

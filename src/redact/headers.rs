@@ -2,7 +2,7 @@
 //! scheme word stay (a provider token inside keeps its own kind).
 
 use super::hit::Hit;
-use super::not_secret::{is_expression, is_name, is_placeholder, looks_like_code};
+use super::not_secret::{declaration, is_expression, is_name, is_placeholder, looks_like_code};
 use super::shape::{at_least, blanks, lit, lit_ci, one, quote_opt, run};
 use super::tokens::prefer_token;
 
@@ -14,6 +14,11 @@ use super::tokens::prefer_token;
 pub(crate) fn authorization(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let i = blanks(b, quote_opt(b, lit_ci(b, pos, b"authorization")?));
+    // `Security::Authorization::TRUSTEE_W`: a path in code, not a header;
+    // `pub const E_AUTHORIZATION: NTSTATUS = …`: a declaration.
+    if b.get(i..i + 2) == Some(b"::") || declaration(text, pos) {
+        return None;
+    }
     let i = one(b, i, |c| c == b':' || c == b'=')?;
     let i = blanks(b, quote_opt(b, blanks(b, i)));
     let value = |at: usize| {

@@ -16,10 +16,18 @@
 //!   PHP arrays and `define`, the default of `getenv`/`get`, a call's literal
 //!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements
 //!   (`<password>`, `<admin-password>`), .NET's
-//!   `<add key=… value=…/>`, `.netrc`, `--password x` — and `key` alone when its value reads
-//!   as random (3.5 bits a character, as gitleaks' generic rule).
+//!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
+//!   <name> x` — and `key` alone when its value reads as random (3.5 bits a character, as
+//!   gitleaks' generic rule).
+//! * Passwords in services' own syntaxes (`directive`): a directive alone on its line
+//!   (`requirepass x`, `rootpw x`, `bindpw x`, `auth_pass x`, `Password "x"`, BIND's `secret
+//!   "x";`), SQL's `PASSWORD '…'` and `IDENTIFIED BY '…'`, strongSwan's `: PSK "…"`,
+//!   fetchmail's `password "…"`, HAProxy's `stats auth u:x` and `insecure-password x`,
+//!   Dovecot's `{PLAIN}x`, `.pgpass` lines, `chap-secrets` lines.
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
-//!   `sshpass -p`, `docker login -p`, `redis-cli -a`, and connection strings: `scheme://user:pass@host`, Go's
+//!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
+//!   -a`, `ldapsearch -w`, `sqlcmd -P`, `smbclient -U u%x`, `htpasswd -b`, `net user u x`,
+//!   `echo x | … --password-stdin`, and connection strings: `scheme://user:pass@host`, Go's
 //!   `user:pass@tcp(host)`, Oracle's `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and
 //!   ODBC strings.
 //!
@@ -41,7 +49,11 @@
 //! paging and idempotency handles (`NextToken`, `nextPageToken`, `--starting-token`), a
 //! value equal to its key, a shell `=` with nothing after it (`--password= https://…`),
 //! switches (`--ask-password`), port mappings (`-p3306:3306`), user and group ids
-//! (`-u 1000:1000`), test statuses (`--- PASS: TestX`).
+//! (`-u 1000:1000`), test statuses (`--- PASS: TestX`, jest's `PASS src/a.test.js`), hashes in
+//! crypt(3)'s and Django's formats, declarations whose value is a type (`pub const
+//! X_PASSWORD: T = 6`), authentication methods (`auth: oauth2`), template slots
+//! (`__DB_PASSWORD__`), colours, numbered fillers (`value2`), a URL password of one or two
+//! letters, what a tool printed elided (`p...9`).
 //!
 //! # One pass, no regex engine
 //!
@@ -63,11 +75,12 @@
 //! where it may start), `format` (how a provider format is written as data), `shape` (the
 //! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
-//! table); the rules are `private_key`, `headers`, `urls`, `command_line` and `generic`
-//! (values named by their key), which reads with `pair` (the key-value grammar) and judges
-//! with `not_secret`.
+//! table); the rules are `private_key`, `headers`, `urls`, `command_line`, `directive`
+//! (services' own syntaxes) and `generic` (values named by their key), which reads with
+//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`.
 
 mod command_line;
+mod directive;
 mod entropy;
 mod format;
 mod formats;

@@ -9,8 +9,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let Some(first) = v.chars().next() else {
         return true;
     };
-    // `!Ref DbPassword`, `!Sub …`, `!vault |`: a YAML tag; the value is elsewhere.
-    if first == '!' && v.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()) {
+    // `!Ref DbPassword`, `!Sub …`, `!vault |`, `!!python/…`: a YAML tag; the value is
+    // elsewhere.
+    if first == '!'
+        && v.trim_start_matches('!').chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    {
         return true;
     }
     // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
@@ -28,6 +31,12 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // `'#dddddd'`: a colour (Pygments' styles map `Token` to them).
+    if let Some(hex) = v.strip_prefix('#') {
+        if matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return true;
+        }
+    }
     // A path (`PWD=/work/main`), not a secret.
     if ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p)) {
         return true;
@@ -40,15 +49,30 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     // The name of a variable or setting (`"OPENAI_API_KEY"`), not its value.
+    // `_SSH_PRIVATE_KEY_TYPES`: a private constant too.
+    let unprefixed = v.trim_start_matches('_');
     let screaming = v.contains('_')
         && v.bytes()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
-        && v.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
+        && unprefixed.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
     if screaming {
         return true;
     }
+    // `__DB_PASSWORD__`, `@DB_PASSWORD@`: a template's slot, filled at deploy time.
+    if v.len() > 4
+        && v.starts_with("__")
+        && v.ends_with("__")
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        return true;
+    }
+    // `"sha256:" + digest`, `"Basic " + b64`: a prefix the code completes.
+    if v.ends_with(':') && v.bytes().filter(|c| *c == b':').count() == 1 {
+        return true;
+    }
     let lower = v.to_ascii_lowercase();
-    if v.ends_with("...") || v.ends_with('…') {
+    // `ghp_...`, and `a...3`, `sk-…wxyz`: what a tool prints of a credential it elides.
+    if v.contains("...") || v.contains('…') {
         return true;
     }
     // `hf_HubCITokenXXXXXXXXXXXXXXXXXXXX`, `AKIA****************`: a run of filler where the
@@ -75,13 +99,31 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64", "char", "uint",
         "long", "float", "double", "void", "vec", "option", "result", "box", "disabled",
         "enabled", "empty", "unset", "notset", "unused",
+        // Authentication methods (pg_hba.conf's, SASL's, HTTP's): what `auth:` names, not a
+        // credential.
+        "oauth", "oauth1", "oauth2", "xoauth2", "digest", "ntlm", "kerberos", "negotiate",
+        "gssapi", "gss", "sspi", "scram-sha-256", "scram-sha-1", "md5", "cram-md5", "trust",
+        "peer", "ident", "hmac", "jwt", "saml", "oidc", "sasl", "plain", "login",
     ];
     #[rustfmt::skip]
     const PREFIXES: &[&str] = &[
         "your", "my_", "my-", "insert", "replace", "enter_", "enter-", "process.env", "os.environ",
         "env.", "secrets.", "vault:", "op://", "enc[",
     ];
-    WORDS.contains(&lower.as_str()) || PREFIXES.iter().any(|p| lower.starts_with(p))
+    // `token = 1*tchar`: an ABNF rule (RFC 9110's grammar), not a value.
+    let abnf = v.trim_start_matches(|c: char| c.is_ascii_digit());
+    if abnf.len() < v.len()
+        && abnf.strip_prefix('*').is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-'))
+    {
+        return true;
+    }
+    // `KEY=VALUE.`, `:param token: REQUIRED.`: prose's punctuation is not the value's.
+    let lower = lower.trim_end_matches(['.', ',', ';']);
+    // `value2`, `key4 = value4`, `foo1`: a numbered filler.
+    let numbered = lower.trim_end_matches(|c: char| c.is_ascii_digit());
+    let filler = numbered.len() < lower.len()
+        && ["value", "val", "foo", "bar", "baz", "qux"].contains(&numbered);
+    filler || WORDS.contains(&lower) || PREFIXES.iter().any(|p| lower.starts_with(p))
 }
 
 /// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
@@ -296,4 +338,21 @@ pub(crate) fn is_type_name(v: &str) -> bool {
         }
     }
     lower_run != 1 && b.iter().filter(|c| c.is_ascii_digit()).count() <= 3
+}
+
+/// Does the name that holds the key word at `pos` follow a declaration's keyword on its
+/// line (`pub`, `const`, `let`, `static`, `var`, `val`, `readonly`)?
+pub(crate) fn declaration(text: &str, pos: usize) -> bool {
+    let head = text.get(pos.saturating_sub(256)..pos).unwrap_or("");
+    let line = head.rsplit('\n').next().unwrap_or(head);
+    let name_len = line
+        .bytes()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    let head = line.get(..line.len() - name_len).unwrap_or("");
+    let word = head.trim_end().rsplit([' ', '\t', '(']).next().unwrap_or("");
+    head.ends_with([' ', '\t'])
+        && ["pub", "pub(crate)", "const", "let", "static", "var", "val", "readonly", "mut"]
+            .contains(&word)
 }

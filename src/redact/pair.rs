@@ -7,6 +7,9 @@
 //! command-line flags (`--password x`) and `.netrc` lines.
 //! Only reading: which values are secrets is `generic`'s judgement.
 
+use super::directive::{
+    config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
+};
 use super::shape::literal_at;
 
 /// How a key meets its value.
@@ -146,7 +149,11 @@ pub(crate) fn call_value(b: &[u8], open: usize) -> Option<usize> {
         if !matches!(q, b'"' | b'\'') {
             return None;
         }
-        let len = b.get(at + 1..)?.iter().take(512).position(|c| *c == q || *c == b'\n')?;
+        let len = b
+            .get(at + 1..)?
+            .iter()
+            .take(512)
+            .position(|c| *c == q || *c == b'\n')?;
         (b.get(at + 1 + len) == Some(&q)).then_some(at + len + 2)
     };
     let first = blanks(open + 1);
@@ -199,11 +206,23 @@ fn attribute_is_key(b: &[u8], key_start: usize) -> bool {
         .iter()
         .rposition(|c| !(c.is_ascii_alphanumeric() || b"_.-".contains(c)))
         .unwrap_or(0);
-    head.get(..name_start)
-        .is_some_and(|h| h.len() >= 4 && h.get(h.len() - 4..).is_some_and(|t| t.eq_ignore_ascii_case(b"key=")))
+    head.get(..name_start).is_some_and(|h| {
+        h.len() >= 4
+            && h.get(h.len() - 4..)
+                .is_some_and(|t| t.eq_ignore_ascii_case(b"key="))
+    })
 }
 
-/// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument.
+/// Functions that take a password and something else that is no secret of it (a salt, a
+/// hash to compare with): `hash_password("pw", "salt")`, `verify(pw, hash)`.
+#[rustfmt::skip]
+const PASSWORD_CONSUMERS: &[&str] = &[
+    "hash", "verify", "check", "compare", "encrypt", "decrypt", "encode", "digest", "derive",
+    "kdf",
+];
+
+/// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument (not
+/// that of a call consuming a password: `hash_password("pw", "salt")`).
 fn opens_call(b: &[u8], key_start: usize) -> bool {
     let head = b.get(..key_start).unwrap_or(&[]);
     let name_start = head
@@ -213,9 +232,29 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
     let before_quote = head.get(..name_start).unwrap_or(&[]);
     let trimmed = before_quote
         .iter()
+        .rposition(|c| !matches!(c, b' ' | b'\t'));
+    let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
+        return false;
+    };
+    let callee = before_quote.get(..open).unwrap_or(&[]);
+    // `('AUTH', 'SELECTED')`: a tuple, not a call, when no name stands before the `(`.
+    if !callee.last().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        return false;
+    }
+    // The callee with its path and generics (`hash_password::<Sha512>`).
+    let len = callee
+        .iter()
         .rev()
-        .find(|c| !matches!(c, b' ' | b'\t'));
-    trimmed == Some(&b'(')
+        .take(48)
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_:<>.".contains(c))
+        .count();
+    let name = callee
+        .get(callee.len() - len..)
+        .unwrap_or(&[])
+        .to_ascii_lowercase();
+    !PASSWORD_CONSUMERS
+        .iter()
+        .any(|f| name.windows(f.len()).any(|w| w == f.as_bytes()))
 }
 
 /// The value after an assignment's separator, as byte offsets into the text.
@@ -414,10 +453,18 @@ pub(crate) fn separator_follows(text: &str, key_start: usize) -> bool {
                 }
         }
         Some(b'v' | b'V') => quoted && i > blank_start,
-        Some(_) if i > blank_start => {
+        Some(c) if i > blank_start => {
             let key = text.get(key_start..blank_start).unwrap_or("");
             is_cli_flag(text, key_start)
                 || is_netrc(text, key_start, key.trim_end_matches(['"', '\'', '\\']))
+                || (!quoted && starts_line(text, key_start))
+                || (bytes.get(key_start.wrapping_sub(1)) == Some(&b'-')
+                    && insecure_password(text, key_start))
+                || config_setter(text, key_start)
+                || (matches!(c, b'\'' | b'"')
+                    && (sql_password(text, key_start)
+                        || psk_entry(text, key_start)
+                        || fetchmail_poll(text, key_start)))
         }
         _ => false,
     }
@@ -437,7 +484,13 @@ pub(crate) fn flag_before(text: &str, key_start: usize) -> Option<&str> {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
         .count();
     let flag = head.get(head.len() - flag_len..)?;
-    flag.starts_with("--").then_some(flag)
+    // `--password x`; Java's keytool and OpenSSL take one dash (`-storepass x`, `-password
+    // pass:x`), after a blank.
+    let single = flag.starts_with('-')
+        && head
+            .get(..head.len() - flag_len)
+            .is_some_and(|h| h.is_empty() || h.ends_with([' ', '\t']));
+    (flag.starts_with("--") || single).then_some(flag)
 }
 
 /// `machine host login me password secret`: a `.netrc` entry, on one line or with its

@@ -1,7 +1,10 @@
 //! The rules that are not rows of the provider table, in priority order, each with its
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
-use super::command_line::{cli_password, curl_user, redis_password};
+use super::command_line::{
+    cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
+};
+use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -20,7 +23,15 @@ pub(crate) enum Rule {
     OracleLogin,
     CurlUser,
     CliPassword,
-    RedisPassword,
+    ClientPassword,
+    SambaUser,
+    PositionalPassword,
+    EchoedPassword,
+    SqlIdentified,
+    ClearTextScheme,
+    StatsAuth,
+    PgpassLine,
+    PppSecret,
     Assignment,
 }
 
@@ -37,7 +48,15 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::OracleLogin,
     Rule::CurlUser,
     Rule::CliPassword,
-    Rule::RedisPassword,
+    Rule::ClientPassword,
+    Rule::SambaUser,
+    Rule::PositionalPassword,
+    Rule::EchoedPassword,
+    Rule::SqlIdentified,
+    Rule::ClearTextScheme,
+    Rule::StatsAuth,
+    Rule::PgpassLine,
+    Rule::PppSecret,
     Rule::Assignment,
 ];
 
@@ -51,6 +70,8 @@ pub(crate) struct Spec {
 }
 
 impl Rule {
+    /// Inlined: the scan asks each match for its reader alone.
+    #[inline(always)]
     pub(crate) fn spec(self) -> Spec {
         let spec = |triggers, any_case, boundary, read| Spec {
             triggers,
@@ -73,15 +94,56 @@ impl Rule {
             ),
             Rule::CurlUser => spec(&["-u", "--user"], false, Boundary::Word, curl_user),
             Rule::CliPassword => spec(&["-p"], false, Boundary::Flag, cli_password),
-            Rule::RedisPassword => spec(&["-a"], false, Boundary::Flag, redis_password),
+            Rule::ClientPassword => {
+                spec(&["-a", "-w", "-P"], false, Boundary::Flag, client_password)
+            }
+            Rule::SambaUser => spec(&["-U", "--user="], false, Boundary::Word, samba_user),
+            Rule::PositionalPassword => spec(
+                &["htpasswd", "net user", "NET USER"],
+                false,
+                Boundary::Word,
+                positional_password,
+            ),
+            Rule::EchoedPassword => spec(
+                &["--password-stdin", "--with-token", "chpasswd"],
+                false,
+                Boundary::Word,
+                echoed_password,
+            ),
+            Rule::SqlIdentified => spec(
+                &["IDENTIFIED"],
+                false,
+                Boundary::Word,
+                identified_by,
+            ),
+            Rule::ClearTextScheme => spec(
+                &["PLAIN", "CLEAR"],
+                false,
+                Boundary::Any,
+                clear_text_scheme,
+            ),
+            Rule::StatsAuth => spec(&["auth"], false, Boundary::Segment, stats_auth),
+            Rule::PgpassLine => spec(&[":5432:", ":*:"], false, Boundary::Any, pgpass_line),
+            Rule::PppSecret => spec(
+                &["* \"", "*\t\"", "*\t\t\"", "*  \""],
+                false,
+                Boundary::Any,
+                ppp_secret,
+            ),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
 }
 
-/// The key words and the `<what>_KEY` owners, as the assignment rule's triggers.
+/// The key words, the `<what>_KEY` owners and the `pw` of `rootpw` (a key word only glued:
+/// see `directive::glued_key`), as the assignment rule's triggers.
 const ASSIGNMENT_TRIGGERS: &[&str] = &{
-    let mut all = [""; ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len()];
+    let mut all = [""; ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 4];
+    // With what follows it: `pw` alone begins too many words.
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len()] = "pw ";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 1] = "pw=";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 2] = "pw:";
+    all[ASSIGNMENT_KEYWORDS.len() + KEY_OWNERS.len() + 3] = "pw\t";
     let mut i = 0;
     while i < ASSIGNMENT_KEYWORDS.len() {
         all[i] = ASSIGNMENT_KEYWORDS[i];

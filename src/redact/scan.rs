@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::format::{Reveal, Standing};
 use super::formats::formats;
+use super::directive::glued_key_at;
 use super::hit::{Boundary, Hit};
 use super::rules::{Rule, AFTER_FORMATS, BEFORE_FORMATS};
 use super::shape::literal_at;
@@ -207,7 +208,12 @@ impl Matcher {
     /// (0: none). The 256-entry first-byte table answers most bytes.
     #[inline(always)]
     fn bucket(&self, a: u8, b: u8) -> usize {
-        if !self.first_byte.get(usize::from(a)).copied().unwrap_or(false) {
+        if !self
+            .first_byte
+            .get(usize::from(a))
+            .copied()
+            .unwrap_or(false)
+        {
             return 0;
         }
         usize::from(
@@ -220,6 +226,7 @@ impl Matcher {
 
     /// For a byte pair that begins a trigger at `i`: may one go on with the next two bytes
     /// and follow the byte before?
+    #[inline(always)]
     fn may_go_on(&self, bytes: &[u8], i: usize, bucket: usize) -> bool {
         let allows = |table: &Vec<[u64; 4]>, at: usize| {
             let Some(allowed) = table.get(bucket) else {
@@ -253,8 +260,16 @@ impl Matcher {
         }
         let mut tried: Option<Reading> = None;
         for trigger in self.buckets.get(bucket)? {
+            let found = bytes.get(pos..pos + trigger.literal.len());
+            let literal = found.is_some_and(|f| {
+                if trigger.any_case {
+                    f.eq_ignore_ascii_case(trigger.literal)
+                } else {
+                    f == trigger.literal
+                }
+            });
             if tried == Some(trigger.source)
-                || !literal_at(bytes, pos, trigger.literal, trigger.any_case)
+                || !literal
                 || !boundary_ok(bytes, pos, trigger.boundary)
             {
                 continue;
@@ -262,9 +277,9 @@ impl Matcher {
             tried = Some(trigger.source);
             let hit = match trigger.source {
                 Reading::Rule(rule) => (rule.spec().read)(text, pos),
-                Reading::Format(index) => formats()
-                    .get(index)
-                    .and_then(|f| token_hit(text, pos, f)),
+                Reading::Format(index) => {
+                    formats().get(index).and_then(|f| token_hit(text, pos, f))
+                }
             };
             if hit.is_some() {
                 return hit;
@@ -312,10 +327,14 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());
+            // `SMTPPassword`, `DBPassword`: a hump after an acronym.
             let glued = before.is_ascii_uppercase()
                 && (literal_at(bytes, pos, b"PASSWORD", false)
-                    || literal_at(bytes, pos, b"PASSWD", false));
-            !before.is_ascii_alphanumeric() || hump || glued
+                    || literal_at(bytes, pos, b"PASSWD", false)
+                    || literal_at(bytes, pos, b"Pass", false));
+            // `requirepass`, `masterauth`, `rootpw`: names glued from two words, from
+            // servers' documentation.
+            !before.is_ascii_alphanumeric() || hump || glued || glued_key_at(bytes, pos)
         }
     }
 }
