@@ -10,17 +10,13 @@
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
-use super::pair::line_before;
+use super::pair::{line_before, name_start};
 
 /// Is the name that ends at or holds the key word at `key_start` the first word of its line
 /// (after indentation, and after a `#` or `;` that comments a sample directive out)?
 pub(crate) fn starts_line(text: &str, key_start: usize) -> bool {
     let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
-    let mut i = head.len();
-    let name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
-    while i > 0 && head.get(i - 1).is_some_and(|c| name(*c)) && head.len() - i < 64 {
-        i -= 1;
-    }
+    let i = name_start(text, key_start).min(head.len());
     let blanks_back = |mut at: usize| {
         while at > 0 && head.get(at - 1).is_some_and(|c| *c == b' ' || *c == b'\t') {
             at -= 1;
@@ -47,14 +43,7 @@ const BARE_WORDS: &[&str] = &["password", "pass", "passphrase"];
 /// May the directive whose key word starts at `key_start` and whose name ends at `name_end`
 /// take `value` unquoted?
 pub(crate) fn takes_bare_value(text: &str, key_start: usize, name_end: usize, value: &str) -> bool {
-    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
-    let before = head
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
-        .count();
-    let Some(name) = text.get(key_start - before..name_end) else {
+    let Some(name) = text.get(name_start(text, key_start)..name_end) else {
         return false;
     };
     let mixed = value.len() >= 6

@@ -538,9 +538,9 @@ pub(crate) fn quote_before_name(text: &str, key_start: usize) -> Option<u8> {
         .filter(|c| b"\"'`".contains(c))
 }
 
-/// The whole name the key word at `key_start` ends or sits in (`hashed_secret`,
-/// `DB_PASSWORD`), up to `name_end`.
-pub(crate) fn whole_name(text: &str, key_start: usize, name_end: usize) -> &str {
+/// Where the name that the key word at `key_start` ends or sits in begins: back over at
+/// most 64 name characters (`DB_` of `DB_PASSWORD`, `auth_` of `auth_pass`).
+pub(crate) fn name_start(text: &str, key_start: usize) -> usize {
     let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
     let before = head
         .iter()
@@ -548,7 +548,14 @@ pub(crate) fn whole_name(text: &str, key_start: usize, name_end: usize) -> &str 
         .take(64)
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
         .count();
-    let start = key_start - before;
+    key_start - before
+}
+
+/// The whole name the key word at `key_start` ends or sits in (`hashed_secret`,
+/// `DB_PASSWORD`), up to `name_end`.
+pub(crate) fn whole_name(text: &str, key_start: usize, name_end: usize) -> &str {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let start = name_start(text, key_start);
     // `public key:`, `Sort Key =`: the word before a blank names the key too.
     let word = head
         .get(..start)
