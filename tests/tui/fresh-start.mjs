@@ -7,7 +7,7 @@
 //   s.enterToAnswerMs, s.enterToRequestMs, s.lost, s.exact, s.toolInFirst, s.hooks, s.tui
 //
 // variant: 'none' (the engine alone), 'empty' (a hooks module that hooks nothing: the host's floor),
-// 'pass-through' (compact-plus's seven registrations, each passing its event on: the engine's cost of
+// 'pass-through' (compact-plus's nine registrations, each passing its event on: the engine's cost of
 // hosting such a mod; both bench/host-mods.mjs), 'compact-plus' (this repo), 'reference' (built
 // from the seed at run time, tests/e2e/reference-mod.mjs). install: 'marketplace' (a folder marketplace in the
 // throwaway HOME, `claude plugin marketplace add` + `claude plugin install`, as people install it)
