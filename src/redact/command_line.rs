@@ -1,14 +1,17 @@
 //! Passwords on a command line: `curl -u user:pass` (and `wget`, `http`), `mysql -p<password>`
-//! glued as the MySQL clients take it, `sshpass -p <password>`, `docker login -p <password>`
-//! (and the other registry and cloud logins), `mongosh -p <password>`, and the flags each
-//! client's manual gives its password: `redis-cli -a`, OpenLDAP's `ldapsearch -w`, SQL
-//! Server's `sqlcmd -P`, macOS's `security add-generic-password -w`, Samba's `smbclient -U
-//! user%password`; the positional password of `htpasswd -b file user password` and Windows'
-//! `net user name password`; and what `echo` pipes into a command that reads its password
-//! from standard input (`docker login --password-stdin`, `chpasswd`, `gh auth login
-//! --with-token`). The command on the line decides: `ssh -p 2222`, `docker run -p 80:80`,
-//! `mkdir -p`, `-pthread`, `grep -w`, `scp -P 2222` and `docker run -u 1000:1000` stay.
+//! glued as the MySQL clients take it (and 7-Zip's `-p<password>`), `sshpass -p <password>`,
+//! `docker login -p <password>` (and the other registry and cloud logins), `mongosh -p
+//! <password>`, and the flags each client's manual gives its password: `redis-cli -a`,
+//! OpenLDAP's `ldapsearch -w`, SQL Server's `sqlcmd -P`, macOS's `security
+//! add-generic-password -w`, IPMI's `ipmitool -P` and FreeIPMI's `ipmi-sensors -p`, Info-ZIP's
+//! `zip -P`, Samba's `smbclient -U user%password`; the positional password of `htpasswd -b
+//! file user password` and Windows' `net user name password`; and what `echo` pipes into a
+//! command that reads its password from standard input (`docker login --password-stdin`,
+//! `chpasswd`, `gh auth login --with-token`). The command on the line decides: `ssh -p 2222`,
+//! `docker run -p 80:80`, `mkdir -p`, `-pthread`, `grep -w`, `scp -P 2222` and `docker run -u
+//! 1000:1000` stay.
 
+use super::directive::names_itself;
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
 use super::pair::line_before;
@@ -48,11 +51,13 @@ pub(crate) fn curl_user(text: &str, pos: usize) -> Option<Hit> {
     Some(Hit::span(s, e, "password-assignment"))
 }
 
-/// MySQL clients read a password glued to `-p` (`-p` alone prompts).
+/// Clients that read a password glued to `-p` (`-p` alone prompts): MySQL's, 7-Zip.
 #[rustfmt::skip]
 const MYSQL_CLIENTS: &[&str] = &[
     "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlshow", "mysqlpump",
     "mariadb", "mariadb-dump", "mariadb-admin",
+    // 7-Zip's switches are glued too: `7z a -pSecret archive.7z`.
+    "7z", "7za", "7zr",
 ];
 
 /// MongoDB's shell and tools: `-p <password>` (`-p` alone prompts).
@@ -81,6 +86,15 @@ const CLIENT_FLAGS: &[(&str, &[&str])] = &[
     ]),
     ("-P", &["sqlcmd", "bcp", "osql"]),
     ("-w", &["security"]),
+    // IPMI: ipmitool's `-P`, FreeIPMI's `-p` (their manuals: "Remote session password").
+    ("-P", &["ipmitool"]),
+    ("-p", &[
+        "ipmi-sensors", "ipmi-sel", "ipmi-raw", "ipmi-pet", "ipmi-fru", "ipmi-dcmi",
+        "ipmi-chassis", "ipmi-config", "ipmi-oem", "ipmiconsole", "ipmipower", "bmc-info",
+        "bmc-device", "ipmimonitoring", "ipmi-sensors-config", "ipmi-pef-config",
+    ]),
+    // Info-ZIP's `-P password` encrypts or decrypts entries.
+    ("-P", &["zip", "unzip", "zipcloak", "funzip"]),
 ];
 
 /// The commands on `line`, as words without a path (`/usr/bin/ldapsearch`).
@@ -112,8 +126,9 @@ pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     }
     let (s, e) = word_at(text, blanks(b, i))?;
     let pass = text.get(s..e)?;
-    // `security find-generic-password -w -s svc`: `-w` alone asks to print it.
-    (!is_placeholder(pass) && !pass.starts_with('-'))
+    // `security find-generic-password -w -s svc`: `-w` alone asks to print it. A manual's
+    // `-p mypassword` names what it stands for.
+    (!is_placeholder(pass) && !pass.starts_with('-') && !names_itself(pass))
         .then_some(Hit::span(s, e, "password-assignment"))
 }
 

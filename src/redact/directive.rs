@@ -6,7 +6,9 @@
 //! Only where the line says so: a blank after a key word is prose everywhere else
 //! ("the password is"). Which values are secrets stays `generic`'s judgement. Here too:
 //! Dovecot's and OpenLDAP's clear-text password schemes (`{PLAIN}x`, `{CLEARTEXT}x`), and
-//! two positional files: PostgreSQL's `.pgpass` and pppd's `chap-secrets`.
+//! two positional files: PostgreSQL's `.pgpass` and pppd's `chap-secrets`. A password
+//! directive that follows its block's user (`login daniel` / `password qwerty`) takes a
+//! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
@@ -51,6 +53,105 @@ pub(crate) fn takes_bare_value(text: &str, key_start: usize, name_end: usize, va
         && value.bytes().any(|c| c.is_ascii_alphabetic());
     BARE_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
         || (mixed && BARE_WORDS.iter().any(|d| name.eq_ignore_ascii_case(d)))
+        || (name.eq_ignore_ascii_case("secret") && is_tsig_secret(value))
+        || stated_password(text, key_start, name_end, value)
+}
+
+/// Is a password directive's bare value a password even when it is one word? When the line
+/// says so beyond its key word: the directive follows its block's user (`login daniel` /
+/// `password qwerty`), or its name is a setting's own, a password word ending a longer
+/// name (`mqtt_broker_password Crocus`, `smtp-password x`), not a
+/// sentence's first word. Not a switch's word (`…_Password No`), nor a value naming
+/// itself (`mypassword`).
+pub(crate) fn stated_password(text: &str, key_start: usize, name_end: usize, value: &str) -> bool {
+    let Some(name) = text.get(name_start(text, key_start)..name_end) else {
+        return false;
+    };
+    // `--password value` is a flag's: `Blank::Flag` reads those.
+    if name.starts_with('-') {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    let Some(word) = PASSWORD_ENDS.iter().find(|w| lower.ends_with(*w)) else {
+        return false;
+    };
+    let head = name.as_bytes().get(..name.len() - word.len()).unwrap_or(&[]);
+    let hump = name.as_bytes().get(name.len() - word.len()).is_some_and(u8::is_ascii_uppercase)
+        && head.last().is_some_and(u8::is_ascii_lowercase);
+    let compound = head.last().is_some_and(|c| b"_-.".contains(c)) || hump;
+    let first = value.bytes().next();
+    let plain = first.is_some_and(|c| c.is_ascii_alphanumeric())
+        && !value.ends_with(['.', ',', ':', ')'])
+        && !value.contains(['(', '{', '|', '/'])
+        && !SWITCH_WORDS.iter().any(|w| value.eq_ignore_ascii_case(w))
+        && !names_itself(value);
+    plain && (compound || user_line_above(text, key_start))
+}
+
+/// The password words a directive's name may end in.
+const PASSWORD_ENDS: &[&str] = &["password", "passwd", "passphrase", "pass", "pw"];
+
+/// A setting's words for "on", "off" and "unset": no password.
+#[rustfmt::skip]
+const SWITCH_WORDS: &[&str] = &[
+    "yes", "no", "on", "off", "true", "false", "none", "null", "nil", "default", "required",
+    "optional", "prompt", "ask", "empty", "unset", "disabled", "enabled",
+];
+
+/// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
+/// manual's or a sample's placeholder, not a password.
+pub(crate) fn names_itself(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["password", "passwd", "passphrase", "secret"].iter().any(|w| lower.contains(w))
+        || lower.ends_with("pass")
+}
+
+/// Directives that name the user of the block a password directive belongs to: `.netrc`'s
+/// `login`, msmtp's and mpop's `user`, FreeIPMI's `Username`.
+const USER_DIRECTIVES: &[&str] = &["user", "username", "login", "user_name"];
+
+/// Does the directive whose key word is at `key_start` follow its block's user, one of the
+/// two directives above it (comment lines skipped)? Then its value is a password even when
+/// it is one word (`login daniel` / `password qwerty`): the block says so, not the word.
+pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
+    let line_start = key_start - line_before(text, key_start).len();
+    let mut from = line_start.saturating_sub(1024);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let head = text.get(from..line_start).unwrap_or("");
+    let mut directives = 0;
+    for line in head.lines().rev().take(6) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        if let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) {
+            if USER_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
+                && !value.starts_with(['=', ':'])
+            {
+                return true;
+            }
+        }
+        directives += 1;
+        if directives == 2 {
+            break;
+        }
+    }
+    false
+}
+
+/// A TSIG key's `secret` as ISC dhcpd's `key` blocks write it unquoted (`secret
+/// pRP5FapFoJ95JEL06sv4PQ==;`): base64 of 15 bytes or more, mixing cases and digits; its
+/// statement's `;` may end it as after a quoted value.
+pub(crate) fn is_tsig_secret(value: &str) -> bool {
+    let body = value.trim_end_matches('=');
+    body.len() >= 20
+        && body.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+        && body.bytes().any(|c| c.is_ascii_digit())
+        && body.bytes().any(|c| c.is_ascii_uppercase())
+        && body.bytes().any(|c| c.is_ascii_lowercase())
 }
 
 /// Does the line end at `at` (blanks, then the end of the line or a `#` comment)? A quoted
@@ -329,8 +430,39 @@ mod tests {
             let _ = (starts_line(text, i), ends_line(text, i, true), identified_by(text, i));
             let _ = (fetchmail_poll(text, i), stats_auth(text, i), clear_text_scheme(text, i));
             let _ = (glued_key(text, i), config_setter(text, i), sql_password(text, i));
-            let _ = (pgpass_line(text, i), ppp_secret(text, i));
+            let _ = (pgpass_line(text, i), ppp_secret(text, i), user_line_above(text, i));
+            let _ = stated_password(text, i, i + 6, "x");
         }
+    }
+
+    #[test]
+    fn a_one_word_password_counts_where_its_line_says_so() {
+        let stated = |t: &str, v: &str| {
+            let at = t.rfind("pass").unwrap_or(0);
+            let end = at + t.get(at..).map_or(0, |r| r.find([' ', '\t']).unwrap_or(0));
+            stated_password(t, at, end, v)
+        };
+        assert!(stated("machine h\nlogin daniel\npassword qwerty", "qwerty"));
+        assert!(stated("Username u2\n## Give password\nPassword hunter", "hunter"));
+        assert!(stated("#mqtt_broker_password\tCrocus", "Crocus"));
+        assert!(stated("#smtp-password Kq8zLmvw", "Kq8zLmvw"));
+        assert!(stated("smtpPassword kq8", "kq8"));
+        // Not a block's user, not a setting's name, a switch, a value naming itself.
+        assert!(!stated("x y\nz w\nuser u\na b\nc d\npassword qwerty", "qwerty"));
+        assert!(!stated("password qwerty", "qwerty"));
+        assert!(!stated("kpasswd 464", "464/tcp"));
+        assert!(!stated("Admin_Straight_Password No", "No"));
+        assert!(!stated("user u\npassword userpass", "userpass"));
+        assert!(!stated("--password options", "options"));
+        assert!(!stated("use_323_passwd (false)", "(false)"));
+    }
+
+    #[test]
+    fn a_tsig_secret_is_base64_of_sixteen_bytes_or_more() {
+        assert!(is_tsig_secret("pRP5FapFoJ95JEL06sv4PQ=="));
+        assert!(!is_tsig_secret("pRP5FapFoJ95JEL06sv"));
+        assert!(!is_tsig_secret("abcdefghijklmnopqrstuvwx"));
+        assert!(!is_tsig_secret("/etc/bind/rndc.key.file1"));
     }
 
     #[test]

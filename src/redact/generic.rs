@@ -7,8 +7,7 @@
 
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, psk_entry,
-    sql_password, starts_line,
-    takes_bare_value,
+    is_tsig_secret, sql_password, starts_line, stated_password, takes_bare_value,
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
@@ -214,7 +213,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let bare = quote.is_none()
         && (v.contains('/') || key == "PASS" || !takes_bare_value(text, pos, name_end, v));
     match blank {
-        Some(Blank::Directive) if bare || !ends_line(text, value.consumed, quote.is_some()) => {
+        Some(Blank::Directive)
+            if bare || !ends_line(text, value.consumed, quote.is_some() || is_tsig_secret(v)) =>
+        {
             return None
         }
         Some(Blank::Sql) if quote.is_none() => return None,
@@ -406,7 +407,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             && !env_line
             && !connection_string
             && (looks_like_code(v, next)
-                || (is_name_value && (spaced || sep == Separator::Sign(":")))));
+                || (is_name_value
+                    && (spaced || sep == Separator::Sign(":"))
+                    // `login daniel` / `password qwerty`: a block's password, one word.
+                    && !((directive || is_netrc(text, pos, key))
+                        && password
+                        && stated_password(text, pos, name_end, v)))));
     if survives || (kind == "token-assignment" && handle()) {
         return None;
     }

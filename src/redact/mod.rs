@@ -5,7 +5,7 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 226 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 234 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
@@ -23,10 +23,14 @@
 //!   (`requirepass x`, `rootpw x`, `bindpw x`, `auth_pass x`, `Password "x"`, BIND's `secret
 //!   "x";`), SQL's `PASSWORD '…'` and `IDENTIFIED BY '…'`, strongSwan's `: PSK "…"`,
 //!   fetchmail's `password "…"`, HAProxy's `stats auth u:x` and `insecure-password x`,
-//!   Dovecot's `{PLAIN}x`, `.pgpass` lines, `chap-secrets` lines.
+//!   Dovecot's `{PLAIN}x`, `.pgpass` lines, `chap-secrets` lines; a one-word password where
+//!   the line says it is one (after its block's `login`/`user` line, or after a setting's own
+//!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`.
+//! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
-//!   -a`, `ldapsearch -w`, `sqlcmd -P`, `smbclient -U u%x`, `htpasswd -b`, `net user u x`,
+//!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
+//!   u%x`, `htpasswd -b`, `net user u x`,
 //!   `echo x | … --password-stdin`, and connection strings: `scheme://user:pass@host`, Go's
 //!   `user:pass@tcp(host)`, Oracle's `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and
 //!   ODBC strings.
@@ -76,9 +80,11 @@
 //! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `headers`, `urls`, `command_line`, `directive`
-//! (services' own syntaxes) and `generic` (values named by their key), which reads with
+//! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
+//! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`.
 
+mod assertion;
 mod command_line;
 mod directive;
 mod entropy;

@@ -1,6 +1,7 @@
 //! The rules that are not rows of the provider table, in priority order, each with its
 //! leading literals, what must precede them, and its reader — one match for all of it.
 
+use super::assertion::{asserted_credential, ASSERTIONS};
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
@@ -32,6 +33,7 @@ pub(crate) enum Rule {
     StatsAuth,
     PgpassLine,
     PppSecret,
+    AssertedCredential,
     Assignment,
 }
 
@@ -57,6 +59,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::StatsAuth,
     Rule::PgpassLine,
     Rule::PppSecret,
+    Rule::AssertedCredential,
     Rule::Assignment,
 ];
 
@@ -95,7 +98,7 @@ impl Rule {
             Rule::CurlUser => spec(&["-u", "--user"], false, Boundary::Word, curl_user),
             Rule::CliPassword => spec(&["-p"], false, Boundary::Flag, cli_password),
             Rule::ClientPassword => {
-                spec(&["-a", "-w", "-P"], false, Boundary::Flag, client_password)
+                spec(&["-a", "-w", "-P", "-p"], false, Boundary::Flag, client_password)
             }
             Rule::SambaUser => spec(&["-U", "--user="], false, Boundary::Word, samba_user),
             Rule::PositionalPassword => spec(
@@ -130,6 +133,9 @@ impl Rule {
                 Boundary::Any,
                 ppp_secret,
             ),
+            Rule::AssertedCredential => {
+                spec(ASSERTIONS, false, Boundary::Word, asserted_credential)
+            }
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
