@@ -4,7 +4,7 @@
 //! the literal is that credential, whatever its shape; the first argument's last name says
 //! which credential it is. Only that pair is read: a literal first, a name second, anything
 //! not a plain name (`len(x.token)`), or a literal naming itself (`"secret"`,
-//! `"session-token"`, `"[REDACTED]"`) is left alone.
+//! `"session-token"`, `"the_key"`, `"[REDACTED]"`) is left alone.
 
 use super::directive::names_itself;
 use super::hit::Hit;
@@ -98,7 +98,8 @@ pub(crate) fn asserted_credential(text: &str, pos: usize) -> Option<Hit> {
         || v.contains(char::is_whitespace)
         || is_placeholder(v)
         || names_itself(v)
-        || v.to_ascii_lowercase().contains("token")
+        // `"the_key"`, `"session-token"`: a value naming what it stands for.
+        || ["key", "token"].iter().any(|w| v.to_ascii_lowercase().contains(w))
         // A token or key has letters; a password may be digits.
         || (!password && !v.bytes().any(|c| c.is_ascii_alphabetic()));
     if judged_out {
@@ -146,6 +147,7 @@ mod tests {
             r#"self.assertEqual(access_token.secret, "secret")"#,
             r#"self.assertEqual(key1.secret_key, "[REDACTED]")"#,
             r#"self.assertEqual(result["token"], "session-token")"#,
+            r#"self.assertEqual(options.api_key, "the_key")"#,
             r#"self.assertEqual(template.password, 'some password')"#,
             r#"self.assertEqual(serviceTransfer.token, "12345")"#,
             r#"self.assertEqual(len(x.token), "abcd1234")"#,

@@ -251,7 +251,6 @@ tencent-secret-id AKID A{32} e38
 apify-token apify_api_ A{36}
 new-relic-key NRJS- h{19}
 woocommerce-key ck_|cs_ h{40}
-resend-key re_ A{8}_A{24} e38
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
