@@ -11,14 +11,9 @@ use super::hit::Hit;
 use super::not_secret::is_placeholder;
 
 /// The assertions read, each with its `(`: xUnit's (Python, Java, PHP, Ruby's minitest) and
-/// Rust's macro.
-pub(crate) const ASSERTIONS: &[&str] = &[
-    "assertEqual(",
-    "assertEquals(",
-    "assert_equal(",
-    "assert_eq!(",
-    "assertSame(",
-];
+/// Rust's macro, all `assert` and one of these tails. The scan's triggers are the tails: `as`
+/// begins too many words for the one pass to stop at each.
+pub(crate) const ASSERTIONS: &[&str] = &["Equal(", "Equals(", "_equal(", "_eq!(", "Same("];
 
 /// Names of credentials, as the last segment of the asserted expression squeezed to lower
 /// case letters (`api_key`, `apiKey` and `API-KEY` alike).
@@ -44,6 +39,9 @@ const CREDENTIAL_NAMES: &[&str] = &[
 /// The asserted literal when the assertion at `pos` compares a credential with one.
 pub(crate) fn asserted_credential(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
+    if b.get(pos.checked_sub(6)?..pos) != Some(b"assert".as_slice()) {
+        return None;
+    }
     let open = ASSERTIONS
         .iter()
         .find(|a| b.get(pos..pos + a.len()) == Some(a.as_bytes()))?;
@@ -120,7 +118,8 @@ mod tests {
     use super::*;
 
     fn asserted(t: &str) -> Option<String> {
-        let h = asserted_credential(t, t.find("assert")?)?;
+        let at = t.find("assert")? + "assert".len();
+        let h = asserted_credential(t, at)?;
         t.get(h.secret_start..h.secret_end).map(str::to_owned)
     }
 

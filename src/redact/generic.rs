@@ -410,8 +410,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
                 || (is_name_value
                     && (spaced || sep == Separator::Sign(":"))
                     // `login daniel` / `password qwerty`: a block's password, one word.
-                    && !((directive || is_netrc(text, pos, key))
-                        && password
+                    && !(password
+                        && (directive || is_netrc(text, pos, key))
                         && stated_password(text, pos, name_end, v)))));
     if survives || (kind == "token-assignment" && handle()) {
         return None;

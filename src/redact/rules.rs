@@ -134,7 +134,7 @@ impl Rule {
                 ppp_secret,
             ),
             Rule::AssertedCredential => {
-                spec(ASSERTIONS, false, Boundary::Word, asserted_credential)
+                spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
