@@ -87,6 +87,7 @@ mod formats;
 mod generic;
 mod headers;
 mod hit;
+mod lookalike;
 mod not_secret;
 mod pair;
 mod private_key;

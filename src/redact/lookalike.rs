@@ -1,0 +1,394 @@
+//! Look-alikes told by what stands around a value: the key's whole name, the line before the
+//! key, what follows the value. Each guard is a class found by sweeping text no corpus holds
+//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: text
+//! written for people (translations of the word "password", labels, prose), code around the
+//! value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
+//! names what it stands for (`mysql_root_password`), and a key that is no key (`Test2::Pass`).
+//! The judgement of the value alone is `not_secret`'s.
+
+use super::not_secret::{is_constant, is_identifier_words, is_name, is_placeholder};
+use super::pair::{line_before, Separator};
+
+/// A value as the generic rule reads it, with what stands around it.
+pub(crate) struct Seen<'t> {
+    pub(crate) text: &'t str,
+    /// Where the key word starts.
+    pub(crate) key_start: usize,
+    /// The whole name the key word sits in, lowercase (`apihelp-login-param-password`).
+    pub(crate) name: &'t str,
+    pub(crate) sep: Separator,
+    pub(crate) value: &'t str,
+    pub(crate) quote: Option<u8>,
+    /// Where what the value took ends (its closing quote included).
+    pub(crate) after: usize,
+    pub(crate) password: bool,
+    /// An environment line (`KEY=value`): its value is literal text, never code.
+    pub(crate) env_line: bool,
+    /// The key was closed by a quote (`"password": …`, `<entry key="db.password">`).
+    pub(crate) key_quoted: bool,
+}
+
+/// Does the value stand where a secret would and is none, by what stands around it?
+pub(crate) fn is_lookalike(s: &Seen) -> bool {
+    no_key(s)
+        || names_itself(s)
+        || text_for_people(s)
+        || code_around(s)
+        || address(s)
+        || markup_elsewhere(s)
+}
+
+/// An element that is none: `forward<NullaryToken>(token))</tt>` (a type's argument in
+/// prose: the element that closes is another), `"<password>".concat(x, "</password>")` (the
+/// tags are strings in code).
+fn markup_elsewhere(s: &Seen) -> bool {
+    if s.sep != Separator::Markup || s.key_quoted {
+        return false;
+    }
+    let b = s.text.as_bytes();
+    let Some(open) = b
+        .get(..s.key_start)
+        .and_then(|h| h.iter().rposition(|c| *c == b'<'))
+    else {
+        return false;
+    };
+    let element = b.get(open + 1..).map_or(&[][..], |t| {
+        let len = t
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || b"_-:.".contains(c))
+            .count();
+        t.get(..len).unwrap_or(&[])
+    });
+    let closes = b.get(s.after..).is_some_and(|t| {
+        t.get(2..2 + element.len())
+            .is_some_and(|name| t.starts_with(b"</") && name.eq_ignore_ascii_case(element))
+    });
+    let in_string = s.quote.is_some() && open > 0 && b.get(open - 1) == s.quote.as_ref();
+    !closes || in_string
+}
+
+/// `Test2::Event::Pass`, `Linker::accesskey(…)`: a name in a path of code; `imap://;AUTH=…`:
+/// a URL's mechanism (RFC 5092); `{|val| options["passwd"]=val}`: a block's parameter.
+fn no_key(s: &Seen) -> bool {
+    let head = s.text.get(..s.key_start).unwrap_or("");
+    let path = head
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        .ends_with("::");
+    let mechanism = head.ends_with(';') && s.name == "auth";
+    let line = line_before(s.text, s.key_start);
+    let v = s.value;
+    let bound = s.quote.is_none()
+        && !v.is_empty()
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && ["|", "(", ", "].iter().any(|open| {
+            ["|", ")", ","]
+                .iter()
+                .any(|close| line.contains(&format!("{open}{v}{close}")))
+        });
+    // `clientToken="token123"`: AWS's idempotency handle (Vault's `client_token` is none).
+    let handle = head.ends_with("lient")
+        && s.text
+            .get(s.key_start..)
+            .is_some_and(|t| t.starts_with("Token"));
+    // `Credential=AKID/20150830/us-east-1/service/aws4_request`: a signature's scope.
+    // Google's is `…%2Fgoog4_request`.
+    let scope = v.ends_with("4_request");
+    // `alias pwd="pwd -W"`, `passwd root`: the command the key names.
+    let command = v
+        .split_once(' ')
+        .is_some_and(|(first, _)| s.name.rsplit(' ').next() == Some(first));
+    path || mechanism || bound || command || handle || scope
+}
+
+/// `"mysql_root_password"`, `'passwordfield'`, `"manager_users_change_password"`,
+/// `CachingSha2PasswordAuth`, `CancelToken$1`: the value holds the word its key is named by,
+/// so it names the field rather than filling it. One word of words, a digit only in a name of three
+/// words or more (`password1` stays a password); in a `.env` line a single glued word stays
+/// one (`JWT_SECRET=mysupersecretvalue`).
+fn names_itself(s: &Seen) -> bool {
+    const WORDS: &[&str] = &[
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "credential",
+    ];
+    let squeezed: String = s
+        .value
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let name: String = s.name.chars().filter(char::is_ascii_alphanumeric).collect();
+    let holds =
+        WORDS.iter().any(|w| squeezed.contains(w)) || (name.len() >= 6 && squeezed.contains(&name));
+    // A phrase holding the word is a passphrase (`"very secret passphrase"`); a name is
+    // one word of words (`IamARADIUSsecRET` is none).
+    if !holds
+        || s.value.contains(char::is_whitespace)
+        || !(is_name(s.value) || is_identifier_words(s.value) || is_constant(s.value, true))
+    {
+        return false;
+    }
+    let digits = s.value.bytes().any(|c| c.is_ascii_digit());
+    if s.env_line {
+        return !digits && s.value.contains(['_', '-', ' ', '.']);
+    }
+    !digits || (is_identifier_words(s.value) && word_count(s.value) >= 3)
+}
+
+/// Words of a name: runs split at separators, at a lower-case letter followed by a capital,
+/// and after a run of digits (`CachingSha2PasswordAuth` has four).
+fn word_count(v: &str) -> usize {
+    let b = v.as_bytes();
+    let mut words = 0;
+    let mut prev = b' ';
+    for &c in b {
+        let starts = c.is_ascii_alphanumeric()
+            && (!prev.is_ascii_alphanumeric()
+                || (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (prev.is_ascii_digit() && c.is_ascii_alphabetic()));
+        words += usize::from(starts);
+        prev = c;
+    }
+    words
+}
+
+/// Words of a name that say its value is text shown to people: a translation of the word
+/// "password" (`"apihelp-login-param-password": "Jelszó."`), a label or a hint.
+#[rustfmt::skip]
+const FOR_PEOPLE: &[&str] = &[
+    "label", "placeholder", "tooltip", "caption", "prompt", "help", "hint", "message", "desc",
+    "title", "heading", "legend", "button", "notice", "warning", "error",
+];
+
+/// Text written for people: under a label's name or in a language table (`$lang['pass'] =
+/// 'Passwort'`), a template (`{{SITENAME}}`), words of another script (`Пароль`,
+/// `パスワード`), a sentence (`Contraseña para validar.`), a phrase written for a URL
+/// (`My%20Token%20Name`).
+fn text_for_people(s: &Seen) -> bool {
+    let head = s
+        .text
+        .get(s.key_start.saturating_sub(24)..s.key_start)
+        .unwrap_or("");
+    let table = ["lang[", "string[", "messages["]
+        .iter()
+        .any(|t| head.contains(t));
+    let v = s.value;
+    let foreign = v.chars().filter(|c| !c.is_ascii()).count() * 2 >= v.chars().count()
+        && !v.bytes().any(|c| c.is_ascii_digit());
+    let sentence = v.trim_end().ends_with(['.', ':', '?', '!'])
+        && v.trim().contains(' ')
+        && !v.bytes().any(|c| c.is_ascii_digit());
+    (s.quote.is_some() && (table || FOR_PEOPLE.iter().any(|w| s.name.contains(w))))
+        || label(v)
+        || v.contains("{{")
+        || foreign
+        || sentence
+        || (!s.password && v.contains("%20"))
+}
+
+/// Words that name a credential, and nothing else: a phrase of them is a field's label.
+#[rustfmt::skip]
+const NAMING: &[&str] = &[
+    "client", "app", "application", "api", "access", "secret", "key", "token", "password",
+    "passphrase", "account", "storage", "master", "private", "shared", "signing", "auth", "id",
+    "user", "name", "aws", "azure", "(optional)",
+];
+
+/// A field's label where its value stands: `"Client Secret"`, `"AWS Secret Access Key"`,
+/// `"client secret"`, `"Blob Storage Key (optional)"`, `"Leave blank (optional)"`. A phrase
+/// of other words holding a credential's is a passphrase (`"very secret passphrase"`).
+fn label(v: &str) -> bool {
+    let words: Vec<&str> = v.split(' ').collect();
+    let credential = ["secret", "password", "key", "token"];
+    words.len() >= 2
+        && (words
+            .iter()
+            .all(|w| NAMING.contains(&w.to_ascii_lowercase().as_str()))
+            || v.ends_with("(optional)")
+            || (words
+                .iter()
+                .all(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+                && words
+                    .iter()
+                    .any(|w| credential.contains(&w.to_ascii_lowercase().as_str()))))
+}
+
+/// Code around the value: `state->secret`, `"MFA token: " + s`, `"?token=" + t`,
+/// `'.$accesskey.'`, `array('password', '_caution' => …)`, `"Name:%s"`, `'#^[a-z0-9]+$#i'`,
+/// `"{$row->user_password}"`, a type after `:` (`apiKey: SensitiveString2048;`), and in
+/// prose a word after a flag (`--password options.`) or words after the value
+/// (`passwd: OpenPGP Key Management.`).
+fn code_around(s: &Seen) -> bool {
+    let v = s.value;
+    let rest = s.text.get(s.after..).unwrap_or("");
+    let next = rest.trim_start_matches([' ', '\t']);
+    let arrow = v.ends_with('-') && rest.starts_with('>');
+    let quoted = s.quote.is_some();
+    let concatenated = quoted
+        && ((v.starts_with(['+', '.'])
+            && (v.contains([' ', '(', ')', '{', '}', ',']) || v.ends_with('+')))
+            || v.starts_with("'.")
+            || v.starts_with("\".")
+            || v.ends_with(".'")
+            || v.ends_with(".\""));
+    let prefix = quoted
+        && next.starts_with('+')
+        && v.ends_with(['=', ':', '/', '?', '&', '.', ' ', '-', '_']);
+    // `array('password', '_caution' => …)`: the next key; `.set('Credentials', 's3_host',
+    // v)`: the option a setting call names, the value is the third argument.
+    let next_key = quoted
+        && (next.starts_with("=>") || (s.sep == Separator::Argument && next.starts_with(',')));
+    // `KEY=projects/${ID}/…`: a shell expansion cut the value short.
+    let expanded = v.ends_with('$') && rest.starts_with('{');
+    let format = ["%s", "%d", "%(", "{0}", "{}", "%v"]
+        .iter()
+        .any(|f| v.contains(f));
+    let pattern = v.starts_with("qr/")
+        || (v.starts_with('^') && v.ends_with('$'))
+        || [
+            "[a-z", "[A-Z", "[0-9", "[^", "\\d", "\\w", "\\s", "(?:", ".*",
+        ]
+        .iter()
+        .any(|p| v.contains(p));
+    // `{$row->pw}`, `#{pw}`, `` `pwd` ``: interpolation and command substitution.
+    let substituted = v.split('`').nth(1).is_some_and(|cmd| {
+        v.matches('`').count() == 2 && cmd.bytes().all(|c| c.is_ascii_lowercase() || c == b' ')
+    });
+    // `keyword.$0`, `keyword.tag-$1`: a name built from a pattern's groups.
+    let interpolated =
+        v.contains("{$") || v.contains("#{") || substituted || v.contains(".$") || v.contains("-$");
+    // `DATA_API_KEY = '.data-api'`: an event namespace or a selector.
+    let selector = v.strip_prefix('.').is_some_and(is_name)
+        || (v.contains("::") && v.split("::").all(|p| is_name(p) || is_identifier_words(p)));
+    // `Shards[-1].ShardId` (JMESPath), `PATH+0`, `e.accessKeyId+"/"`: expressions.
+    let path = v.contains("].") && v.contains('[');
+    let sum = !quoted
+        && v.rsplit_once('+').is_some_and(|(a, n)| {
+            (!n.is_empty() && n.len() <= 3 && n.bytes().all(|c| c.is_ascii_digit()) && is_name(a))
+                || (n.is_empty() && a.contains('.'))
+        });
+    // `s/KEY=VALUE/…/`: a substitution's pattern.
+    let head = s.text.get(..s.key_start).unwrap_or("");
+    let name_head = head.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let substitution = name_head.ends_with('/') && v.ends_with('/');
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let type_after_colon = s.sep == Separator::Sign(":")
+        && !quoted
+        && v.bytes().all(ident)
+        && v.bytes()
+            .any(|c| c.is_ascii_uppercase() || c == b'_' || c == b'$')
+        && (next.starts_with([';', '|', '&']) || next.starts_with("[]"));
+    let word = |w: &str| {
+        w.len() > 1
+            && w.bytes()
+                .all(|c| c.is_ascii_alphabetic() || b"._,".contains(&c))
+    };
+    let line_rest = next.split(['\n', '\r']).next().unwrap_or("");
+    let prose_after = s.sep == Separator::Sign(":")
+        && !quoted
+        && rest.starts_with([' ', '\t'])
+        && line_rest.split(' ').take(2).filter(|w| word(w)).count() == 2;
+    let prose_word = s.sep == Separator::Blank
+        && v.ends_with(['.', ','])
+        && v.trim_end_matches(['.', ','])
+            .bytes()
+            .all(|c| c.is_ascii_lowercase());
+    arrow
+        || concatenated
+        || prefix
+        || next_key
+        || expanded
+        || format
+        || pattern
+        || interpolated
+        || selector
+        || path
+        || sum
+        || substitution
+        || type_after_colon
+        || prose_after
+        || prose_word
+}
+
+/// An address where a password stands: anonymous FTP's convention is the user's e-mail
+/// (`password: apache-proxy@`, `-anonymous@`, `login anonymous password user@site`);
+/// OpenSSL's `-password pass:foo` with a filler after `pass:`.
+fn address(s: &Seen) -> bool {
+    let v = s.value;
+    let email = v.split_once('@').is_some_and(|(local, domain)| {
+        let local = local.trim_start_matches('-');
+        let plain = |p: &str| {
+            p.bytes()
+                .all(|c| c.is_ascii_lowercase() || b".-".contains(&c))
+        };
+        local.len() >= 3 && plain(local) && plain(domain) && !domain.contains('@')
+    });
+    let anonymous = s.password
+        && (v.contains("anonymous") || line_before(s.text, s.key_start).contains("anonymous"));
+    let openssl = v.strip_prefix("pass:").is_some_and(is_placeholder);
+    // `credential: "sa@project.iam.gserviceaccount.com"`: an account, not its secret.
+    let account = !s.password
+        && v.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && domain.contains('.') && !domain.contains('@')
+        });
+    (s.password && email) || anonymous || openssl || account
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::not_secret::{is_constant, is_identifier_words, is_version};
+    use super::super::redact_counted;
+
+    /// Random tokens of letters and digits: a quoted one is always redacted (the guards
+    /// above cost no generated credential), and almost none reads as a name of words with
+    /// numbers, a constant or a version (those guards apply to unquoted values and `key`s).
+    #[test]
+    fn random_tokens_are_no_names() {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut named = 0;
+        for i in 0..20000 {
+            let len = 16 + (i % 25);
+            let mut token: String = (0..len)
+                .map(|_| char::from(ALPHABET[(next() % ALPHABET.len() as u64) as usize]))
+                .collect();
+            // A digit, so that no token is a name of letters alone (`is_name`'s, as before).
+            token.push('7');
+            if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
+                named += 1;
+            }
+            let line = format!("api_secret = \"{token}\"");
+            assert_eq!(redact_counted(&line).1, 1, "{line}");
+        }
+        assert!(named < 20, "{named} of 20000 random tokens read as names");
+    }
+
+    #[test]
+    fn phrases_holding_a_credential_word_stay_passphrases() {
+        for s in [
+            "psk=\"very secret passphrase\"",
+            "password: \"Correct Horse Battery Staple\"",
+            "secret: IamARADIUSsecRET",
+            "DB_PASSWORD=mysupersecretpassword",
+            "password = \"password1\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 1, "{s}");
+        }
+        for s in [
+            "MYSQL_PASSWORD=\"mysql_root_password\"",
+            "\"password\": \"Client Secret\"",
+            "ChangePassword = \"manager_users_change_password\",",
+        ] {
+            assert_eq!(redact_counted(s).1, 0, "{s}");
+        }
+    }
+}
