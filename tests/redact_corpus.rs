@@ -90,11 +90,11 @@ fn parse(source: &str, header_names: &[&str]) -> Vec<Case> {
 }
 
 fn positives() -> Vec<Case> {
-    parse(&fixture("positives.txt"), &["kind", "secret", "keep"])
+    parse(&fixture("positives.txt"), &["kind", "secret", "keep", "source"])
 }
 
 fn negatives() -> Vec<Case> {
-    parse(&fixture("negatives.txt"), &["lookalike"])
+    parse(&fixture("negatives.txt"), &["lookalike", "source"])
 }
 
 fn held_out() -> Vec<Case> {
