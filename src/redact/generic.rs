@@ -14,7 +14,7 @@ use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
-    declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
+    any_of, declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
     is_identifier_words, is_name, is_placeholder, is_reference, is_type_name, is_version,
     looks_like_code,
 };
@@ -424,7 +424,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         // random text reads as one now and then (1 in 2,000 base62 tokens).
         || (!password
             && is_identifier_words(v)
-            && (quote.is_none() || plain_key || v.contains(['.', '-', '_', '$'])))
+            && (quote.is_none() || plain_key || any_of(v, b".-_$")))
         || is_constant(v, !password)
         || is_version(v)
         || is_lookalike(&Seen {

@@ -51,7 +51,7 @@ pub(crate) fn authorization(text: &str, pos: usize) -> Option<Hit> {
     if v.len() < 8
         || is_scheme_word(v)
         || is_placeholder(v)
-        || (is_name(words) && (words.len() < v.len() || v.contains(['.', '-', '_'])))
+        || (is_name(words) && (words.len() < v.len() || v.bytes().any(|c| b".-_".contains(&c))))
         // `Bearer authorization="https://…"`: a challenge's authority; `Bearer faketoken`.
         || v.contains("://")
         || names_a_password(v)

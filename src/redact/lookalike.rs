@@ -6,7 +6,10 @@
 //! names what it stands for (`mysql_root_password`), and a key that is no key (`Test2::Pass`).
 //! The judgement of the value alone is `not_secret`'s.
 
-use super::not_secret::{is_constant, is_identifier_words, is_name, is_placeholder};
+use super::not_secret::{
+    any_of, first_of, is_constant, is_identifier_words, is_name, is_placeholder, is_type_name,
+    last_of,
+};
 use super::pair::{line_before, Separator};
 
 /// A value as the generic rule reads it, with what stands around it.
@@ -80,10 +83,10 @@ fn no_key(s: &Seen) -> bool {
     let bound = s.quote.is_none()
         && !v.is_empty()
         && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
-        && ["|", "(", ", "].iter().any(|open| {
-            ["|", ")", ","]
-                .iter()
-                .any(|close| line.contains(&format!("{open}{v}{close}")))
+        && line.as_bytes().windows(v.len() + 2).any(|w| {
+            w.get(1..=v.len()) == Some(v.as_bytes())
+                && w.first().is_some_and(|c| b"|( ".contains(c))
+                && w.last().is_some_and(|c| b"|),".contains(c))
         });
     // `clientToken="token123"`: AWS's idempotency handle (Vault's `client_token` is none).
     let handle = head.ends_with("lient")
@@ -102,7 +105,7 @@ fn no_key(s: &Seen) -> bool {
 
 /// `"mysql_root_password"`, `'passwordfield'`, `"manager_users_change_password"`,
 /// `CachingSha2PasswordAuth`, `CancelToken$1`: the value holds the word its key is named by,
-/// so it names the field rather than filling it. One word of words, a digit only in a name of three
+/// so it names the field rather than filling it. One word of words, a digit only in a name of
 /// words or more (`password1` stays a password); in a `.env` line a single glued word stays
 /// one (`JWT_SECRET=mysupersecretvalue`).
 fn names_itself(s: &Seen) -> bool {
@@ -114,46 +117,34 @@ fn names_itself(s: &Seen) -> bool {
         "token",
         "credential",
     ];
-    let squeezed: String = s
-        .value
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    let name: String = s.name.chars().filter(char::is_ascii_alphanumeric).collect();
-    let holds =
-        WORDS.iter().any(|w| squeezed.contains(w)) || (name.len() >= 6 && squeezed.contains(&name));
+    // The word as a word of the name: lower-case, capitalised or in capitals (`secRET` of
+    // `IamARADIUSsecRET` is none).
+    let b = s.value.as_bytes();
+    let holds = WORDS.iter().any(|w| {
+        b.windows(w.len()).any(|found| {
+            found.eq_ignore_ascii_case(w.as_bytes())
+                && (found.iter().skip(1).all(u8::is_ascii_lowercase)
+                    || found.iter().all(u8::is_ascii_uppercase))
+        })
+    });
     // A phrase holding the word is a passphrase (`"very secret passphrase"`); a name is
     // one word of words (`IamARADIUSsecRET` is none).
     if !holds
         || s.value.contains(char::is_whitespace)
-        || !(is_name(s.value) || is_identifier_words(s.value) || is_constant(s.value, true))
+        || !(is_name(s.value)
+            || is_identifier_words(s.value)
+            || is_constant(s.value, true)
+            || is_type_name(s.value))
     {
         return false;
     }
     let digits = s.value.bytes().any(|c| c.is_ascii_digit());
     if s.env_line {
-        return !digits && s.value.contains(['_', '-', ' ', '.']);
+        return !digits && any_of(s.value, b"_- .");
     }
-    !digits || (is_identifier_words(s.value) && word_count(s.value) >= 3)
+    !digits || is_identifier_words(s.value)
 }
 
-/// Words of a name: runs split at separators, at a lower-case letter followed by a capital,
-/// and after a run of digits (`CachingSha2PasswordAuth` has four).
-fn word_count(v: &str) -> usize {
-    let b = v.as_bytes();
-    let mut words = 0;
-    let mut prev = b' ';
-    for &c in b {
-        let starts = c.is_ascii_alphanumeric()
-            && (!prev.is_ascii_alphanumeric()
-                || (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
-                || (prev.is_ascii_digit() && c.is_ascii_alphabetic()));
-        words += usize::from(starts);
-        prev = c;
-    }
-    words
-}
 
 /// Words of a name that say its value is text shown to people: a translation of the word
 /// "password" (`"apihelp-login-param-password": "Jelszó."`), a label or a hint.
@@ -178,7 +169,7 @@ fn text_for_people(s: &Seen) -> bool {
     let v = s.value;
     let foreign = v.chars().filter(|c| !c.is_ascii()).count() * 2 >= v.chars().count()
         && !v.bytes().any(|c| c.is_ascii_digit());
-    let sentence = v.trim_end().ends_with(['.', ':', '?', '!'])
+    let sentence = last_of(v.trim_end(), b".:?!")
         && v.trim().contains(' ')
         && !v.bytes().any(|c| c.is_ascii_digit());
     (s.quote.is_some() && (table || FOR_PEOPLE.iter().any(|w| s.name.contains(w))))
@@ -201,26 +192,19 @@ const NAMING: &[&str] = &[
 /// `"client secret"`, `"Blob Storage Key (optional)"`, `"Leave blank (optional)"`. A phrase
 /// of other words holding a credential's is a passphrase (`"very secret passphrase"`).
 fn label(v: &str) -> bool {
-    let words: Vec<&str> = v.split(' ').collect();
+    let is = |w: &str, set: &[&str]| set.iter().any(|n| n.eq_ignore_ascii_case(w));
     let credential = ["secret", "password", "key", "token"];
-    words.len() >= 2
-        && (words
-            .iter()
-            .all(|w| NAMING.contains(&w.to_ascii_lowercase().as_str()))
+    v.contains(' ')
+        && (v.split(' ').all(|w| is(w, NAMING))
             || v.ends_with("(optional)")
-            || (words
-                .iter()
-                .all(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
-                && words
-                    .iter()
-                    .any(|w| credential.contains(&w.to_ascii_lowercase().as_str()))))
+            || (v.split(' ').all(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+                && v.split(' ').any(|w| is(w, &credential))))
 }
 
 /// Code around the value: `state->secret`, `"MFA token: " + s`, `"?token=" + t`,
 /// `'.$accesskey.'`, `array('password', '_caution' => …)`, `"Name:%s"`, `'#^[a-z0-9]+$#i'`,
 /// `"{$row->user_password}"`, a type after `:` (`apiKey: SensitiveString2048;`), and in
-/// prose a word after a flag (`--password options.`) or words after the value
-/// (`passwd: OpenPGP Key Management.`).
+/// prose a word after a flag (`--password options.`).
 fn code_around(s: &Seen) -> bool {
     let v = s.value;
     let rest = s.text.get(s.after..).unwrap_or("");
@@ -228,71 +212,48 @@ fn code_around(s: &Seen) -> bool {
     let arrow = v.ends_with('-') && rest.starts_with('>');
     let quoted = s.quote.is_some();
     let concatenated = quoted
-        && ((v.starts_with(['+', '.'])
-            && (v.contains([' ', '(', ')', '{', '}', ',']) || v.ends_with('+')))
+        && ((first_of(v, b"+.")
+            && (any_of(v, b" (){},") || v.ends_with('+')))
             || v.starts_with("'.")
             || v.starts_with("\".")
             || v.ends_with(".'")
             || v.ends_with(".\""));
     let prefix = quoted
         && next.starts_with('+')
-        && v.ends_with(['=', ':', '/', '?', '&', '.', ' ', '-', '_']);
+        && last_of(v, b"=:/?&. -_");
     // `array('password', '_caution' => …)`: the next key; `.set('Credentials', 's3_host',
     // v)`: the option a setting call names, the value is the third argument.
     let next_key = quoted
         && (next.starts_with("=>") || (s.sep == Separator::Argument && next.starts_with(',')));
     // `KEY=projects/${ID}/…`: a shell expansion cut the value short.
     let expanded = v.ends_with('$') && rest.starts_with('{');
-    let format = ["%s", "%d", "%(", "{0}", "{}", "%v"]
-        .iter()
-        .any(|f| v.contains(f));
-    let pattern = v.starts_with("qr/")
+    // A format string (`"Name:%s"`), a pattern (`'#^[a-z0-9+/-]+$#i'`, `qr/^SELECT/i`),
+    // interpolation (`{$row->pw}`, `#{pw}`), a name built from a pattern's groups
+    // (`keyword.$0`), a JMESPath (`Shards[-1].ShardId`).
+    #[rustfmt::skip]
+    const MARKERS: &[&str] = &[
+        "%s", "%d", "%(", "{0}", "{}", "%v", "[a-z", "[A-Z", "[0-9", "[^", "\\d", "\\w", "\\s",
+        "(?:", ".*", "{$", "#{", ".$", "-$", "].",
+    ];
+    let code = v.starts_with("qr/")
         || (v.starts_with('^') && v.ends_with('$'))
-        || [
-            "[a-z", "[A-Z", "[0-9", "[^", "\\d", "\\w", "\\s", "(?:", ".*",
-        ]
-        .iter()
-        .any(|p| v.contains(p));
-    // `{$row->pw}`, `#{pw}`, `` `pwd` ``: interpolation and command substitution.
-    let substituted = v.split('`').nth(1).is_some_and(|cmd| {
-        v.matches('`').count() == 2 && cmd.bytes().all(|c| c.is_ascii_lowercase() || c == b' ')
-    });
-    // `keyword.$0`, `keyword.tag-$1`: a name built from a pattern's groups.
-    let interpolated =
-        v.contains("{$") || v.contains("#{") || substituted || v.contains(".$") || v.contains("-$");
-    // `DATA_API_KEY = '.data-api'`: an event namespace or a selector.
+        || MARKERS.iter().any(|m| v.contains(m));
+    // `DATA_API_KEY = '.data-api'`: an event namespace or a selector;
+    // `~azure.core.credentials.TokenCredential` (Sphinx): a reference to code.
     let selector = v.strip_prefix('.').is_some_and(is_name)
-        || (v.contains("::") && v.split("::").all(|p| is_name(p) || is_identifier_words(p)));
-    // `Shards[-1].ShardId` (JMESPath), `PATH+0`, `e.accessKeyId+"/"`: expressions.
-    let path = v.contains("].") && v.contains('[');
-    let sum = !quoted
-        && v.rsplit_once('+').is_some_and(|(a, n)| {
-            (!n.is_empty() && n.len() <= 3 && n.bytes().all(|c| c.is_ascii_digit()) && is_name(a))
-                || (n.is_empty() && a.contains('.'))
-        });
-    // `s/KEY=VALUE/…/`: a substitution's pattern.
-    let head = s.text.get(..s.key_start).unwrap_or("");
-    let name_head = head.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
-    let substitution = name_head.ends_with('/') && v.ends_with('/');
+        || v.strip_prefix('~').is_some_and(|p| p.split('.').all(|w| is_name(w) || is_type_name(w)));
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     let type_after_colon = s.sep == Separator::Sign(":")
         && !quoted
         && v.bytes().all(ident)
         && v.bytes()
             .any(|c| c.is_ascii_uppercase() || c == b'_' || c == b'$')
-        && (next.starts_with([';', '|', '&']) || next.starts_with("[]"));
-    let word = |w: &str| {
-        w.len() > 1
-            && w.bytes()
-                .all(|c| c.is_ascii_alphabetic() || b"._,".contains(&c))
-    };
-    let line_rest = next.split(['\n', '\r']).next().unwrap_or("");
-    let prose_after = s.sep == Separator::Sign(":")
-        && !quoted
-        && rest.starts_with([' ', '\t'])
-        && line_rest.split(' ').take(2).filter(|w| word(w)).count() == 2;
+        && (first_of(next, b";|&")
+            || next.starts_with("[]")
+            // `credentials: HTTPBasicCredentials = Depends(security)`
+            || (is_type_name(v) && first_of(next, b"=),")));
     let prose_word = s.sep == Separator::Blank
-        && v.ends_with(['.', ','])
+        && last_of(v, b".,")
         && v.trim_end_matches(['.', ','])
             .bytes()
             .all(|c| c.is_ascii_lowercase());
@@ -301,15 +262,9 @@ fn code_around(s: &Seen) -> bool {
         || prefix
         || next_key
         || expanded
-        || format
-        || pattern
-        || interpolated
+        || code
         || selector
-        || path
-        || sum
-        || substitution
         || type_after_colon
-        || prose_after
         || prose_word
 }
 

@@ -77,7 +77,8 @@
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes) and `generic` (values named by their key), which reads with
-//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`.
+//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
+//! (the value alone) and `lookalike` (the value with what stands around it).
 
 mod command_line;
 mod directive;

@@ -94,7 +94,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     #[rustfmt::skip]
     const INFIXES: &[&str] =
         &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit",
-          "sample", "dummy"];
+          "sample", "dummy", "goes here"];
     if INFIXES.iter().any(|i| lower.contains(i)) {
         return true;
     }
@@ -140,10 +140,9 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         .trim_start_matches('?')
         .trim_end_matches(['=', '?'])
         .trim_end_matches("[]");
-    // `anonymous:$FROM_EMAIL`, `…root:foo`, `username%3Apassword`: a user and a filler.
+    // `anonymous:$FROM_EMAIL`, `…root:foo`: a user and a filler.
     let user_and_filler = v
         .rsplit_once(':')
-        .or_else(|| v.rsplit_once("%3A"))
         .is_some_and(|(user, filler)| {
             !user.is_empty() && !filler.starts_with('/') && is_placeholder(filler)
         });
@@ -428,7 +427,7 @@ pub(crate) fn is_identifier_words(v: &str) -> bool {
     let (mut long, mut short, mut words, mut unspoken) = (0, 0, 0, 0);
     let mut rest = v.trim_start_matches('_');
     while !rest.is_empty() {
-        let part_len = rest.find(['-', '_', '.', '$']).unwrap_or(rest.len());
+        let part_len = rest.bytes().position(|c| b"-_.$".contains(&c)).unwrap_or(rest.len());
         let part = rest.get(..part_len).unwrap_or("");
         let dotted = rest.as_bytes().get(part_len) == Some(&b'.')
             || (v.len() > rest.len()
@@ -516,22 +515,22 @@ pub(crate) fn is_constant(v: &str, one_word: bool) -> bool {
     {
         return true;
     }
-    let parts: Vec<&str> = v
-        .split(['-', '_', ':', '|'])
-        .map(|p| p.trim_start_matches(['!', '+']))
-        .filter(|p| !p.is_empty())
-        .collect();
     // Each part capitals closed by at most three digits (`RC4`, `MD5`), or a small number;
     // a licence key's parts mix them (`3OFV9-NKT0I`).
-    parts.len() >= 2
-        && parts.iter().all(|p| {
-            let caps = p.bytes().take_while(u8::is_ascii_uppercase).count();
-            (caps > 0 && p.len() - caps <= 3 && p.bytes().skip(caps).all(|c| c.is_ascii_digit()))
-                || (p.len() <= 2 && p.bytes().all(|c| c.is_ascii_digit()))
-        })
-        && parts
-            .iter()
-            .any(|p| p.len() >= 3 && p.bytes().all(|c| c.is_ascii_uppercase()))
+    let (mut parts, mut caps_word) = (0, false);
+    for p in v.split(['-', '_', ':', '|']) {
+        let p = p.trim_start_matches(['!', '+']);
+        let caps = p.bytes().take_while(u8::is_ascii_uppercase).count();
+        let digits = p.len() - caps;
+        let ok = (caps > 0 && digits <= 3 && p.bytes().skip(caps).all(|c| c.is_ascii_digit()))
+            || (caps == 0 && digits <= 2 && p.bytes().all(|c| c.is_ascii_digit()));
+        if !ok {
+            return false;
+        }
+        parts += usize::from(!p.is_empty());
+        caps_word |= caps >= 3 && digits == 0;
+    }
+    parts >= 2 && caps_word
 }
 
 /// A version or a version range: `1.302103`, `^1.2.1`, `v2.0`.
@@ -552,4 +551,18 @@ pub(crate) fn names_a_password(v: &str) -> bool {
         && ["pass", "pwd", "secret", "token", "key"]
             .iter()
             .any(|w| lower.contains(w))
+}
+
+/// Byte sets for the look-alike guards: a `[char; N]` pattern is code of its own for each N
+/// and each method in the wasm, a byte slice is one.
+pub(crate) fn any_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().any(|c| set.contains(&c))
+}
+
+pub(crate) fn first_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().next().is_some_and(|c| set.contains(&c))
+}
+
+pub(crate) fn last_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().last().is_some_and(|c| set.contains(&c))
 }
