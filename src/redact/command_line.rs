@@ -113,7 +113,11 @@ pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     if !matches!(b.get(i), Some(b' ' | b'\t')) {
         return None;
     }
-    let line = line_before(text, pos);
+    // The client of this command: `… -w $(… | base64 -w 0)` gives `-w` to base64.
+    let line = line_before(text, pos)
+        .rsplit(['|', ';', '(', '`'])
+        .next()
+        .unwrap_or("");
     let flag = b.get(pos..i)?;
     let client = |clients: &[&str]| {
         clients.iter().any(|c| line.contains(c)) && commands(line).any(|w| clients.contains(&w))

@@ -6,14 +6,16 @@
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
 use super::directive::{
-    config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, psk_entry,
-    is_tsig_secret, sql_password, starts_line, stated_password, takes_bare_value,
+    config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
+    psk_entry, sql_password, starts_line, stated_password, takes_bare_value,
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
+use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
-    declaration, is_call_expression, is_expression, is_hex_digest, is_name, is_placeholder,
-    is_reference, is_type_name, looks_like_code,
+    any_of, declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
+    is_identifier_words, is_name, is_placeholder, is_reference, is_type_name, is_version,
+    looks_like_code,
 };
 use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
@@ -49,7 +51,7 @@ const ASSIGNMENT_SUFFIXES: &[&str] = &[
 const NOT_SECRET_KEY_NAMES: &[&str] = &[
     "public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "site", "index",
     "publishable", "lookup", "row", "hot", "map", "dedup", "unique", "object", "bucket", "react",
-    "i18n", "translation", "message", "label", "query", "group",
+    "i18n", "translation", "message", "label", "query", "group", "result", "limit", "websocket",
 ];
 
 /// Names of tokens that are no credentials: the handles APIs page, order and deduplicate
@@ -59,6 +61,7 @@ const NOT_SECRET_KEY_NAMES: &[&str] = &[
 const NOT_SECRET_TOKEN_NAMES: &[&str] = &[
     "nexttoken", "pagetoken", "continuationtoken", "startingtoken", "paginationtoken",
     "sequencetoken", "idempotencytoken", "clientrequesttoken", "changetoken", "synctoken",
+    "locktoken", "actiontoken", "forwardtoken", "backwardtoken",
 ];
 
 /// The end of the key name at `pos` (a key word and up to three name parts), if one starts
@@ -104,7 +107,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `Keyword("move")`, `keywords: [...]`: a language's keywords, not a key.
     if text
         .get(pos..name_end)
-        .is_some_and(|k| k.eq_ignore_ascii_case("keyword"))
+        .is_some_and(|k| k.to_ascii_lowercase().starts_with("keyword"))
     {
         return None;
     }
@@ -249,11 +252,13 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `NetworkCredential("u", "…")`); `hash_password("…")`, `t("password")` and the like are
     // other calls.
     if sep == Separator::Call {
-        let setter = name == lower_key
+        // `signer.get_auth('service', 'region')`: a getter sets nothing.
+        let setter = (name == lower_key
             || name.starts_with("set")
             || name.starts_with("with")
             || name.ends_with("auth")
-            || name.ends_with("credential");
+            || name.ends_with("credential"))
+            && !name.starts_with("get");
         if !setter || quote.is_none() {
             return None;
         }
@@ -272,7 +277,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         Separator::Markup => None,
         _ => bytes.get(value.consumed).copied(),
     };
-    let is_name_value = is_name(v);
+    // `"_RSAPrivateKey"`: a private class's name (Python's annotations quote them).
+    let private = v.trim_start_matches('_');
+    let is_name_value =
+        is_name(v) || is_name(private) || (private.len() < v.len() && is_type_name(private));
     // `pass` and `pwd` are also words: `"pass": "fail"`, and alone (not the end of
     // `DB_PASS`, `MYSQL_PWD`) `--- PASS: TestX/y`, `pass: I'll`, `PASS=120`, jq's
     // `pass: .pass`. Their values must look like one, except in a connection string
@@ -319,7 +327,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `key` alone names ids and positions as often as secrets (`"key": "Enter"`,
     // `sort_key`): its value must be key material that reads as random, as gitleaks'
     // generic rule asks (3.5 bits a character).
-    let plain_key = lower_key == "key" || lower_key.starts_with("key_") || lower_key == "creds";
+    // `key1 = "hll-pfcount01"`: numbered keys are keys too.
+    let plain_key = lower_key.trim_end_matches(|c: char| c.is_ascii_digit()) == "key"
+        || lower_key.starts_with("key_")
+        || lower_key == "creds";
     let weak_key = plain_key
         && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
             || (!env_line && not_key_material(v)));
@@ -342,10 +353,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         "md5",
         "checksum",
         "fingerprint",
+        "cache",
+        "etag",
     ]
     .iter()
     .any(|w| name.contains(w))
-        && (is_hex_digest(v) || name.contains("hashed") || v.contains('$'));
+        && (is_hex_digest(v) || name.contains("hashed") || v.contains('$') || is_b64_digest(v));
     // git's `user.signingkey`: the ID or fingerprint of a public key (8, 16 or 40 hex).
     let signing_key_id = name.ends_with("signingkey")
         && matches!(v.len(), 8 | 16 | 40)
@@ -412,7 +425,25 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
                     // `login daniel` / `password qwerty`: a block's password, one word.
                     && !(password
                         && (directive || is_netrc(text, pos, key))
-                        && stated_password(text, pos, name_end, v)))));
+                        && stated_password(text, pos, name_end, v)))))
+        // A quoted name of words with numbers must show a separator unless a `key` names it:
+        // random text reads as one now and then (1 in 2,000 base62 tokens).
+        || (!password
+            && is_identifier_words(v)
+            && (quote.is_none() || plain_key || any_of(v, b".-_$")))
+        || is_constant(v, !password)
+        || is_version(v)
+        || is_lookalike(&Seen {
+            text,
+            key_start: pos,
+            name: &name,
+            sep,
+            value: v,
+            quote,
+            after: value.consumed,
+            password,
+            key_quoted: ks.key_quoted,
+        });
     if survives || (kind == "token-assignment" && handle()) {
         return None;
     }
@@ -437,7 +468,12 @@ fn query_filler(text: &str, pos: usize, v: &str) -> bool {
         .take(32)
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
         .count();
-    if !head.len().checked_sub(name + 1).and_then(|i| head.get(i)).is_some_and(|c| b"?&".contains(c)) {
+    if !head
+        .len()
+        .checked_sub(name + 1)
+        .and_then(|i| head.get(i))
+        .is_some_and(|c| b"?&".contains(c))
+    {
         return false;
     }
     let value = v.split('#').next().unwrap_or(v);
@@ -477,6 +513,14 @@ fn not_key_material(v: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
         || bits_per_char(v.as_bytes()) < 3.5
         || is_uuid(v)
+}
+
+/// A digest in base64: SHA-1's 28 characters, SHA-256's 44, SHA-512's 88, padded.
+fn is_b64_digest(v: &str) -> bool {
+    [28, 44, 88].contains(&v.len())
+        && v.ends_with('=')
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
 }
 
 fn is_uuid(v: &str) -> bool {

@@ -2,7 +2,9 @@
 //! scheme word stay (a provider token inside keeps its own kind).
 
 use super::hit::Hit;
-use super::not_secret::{declaration, is_expression, is_name, is_placeholder, looks_like_code};
+use super::not_secret::{
+    declaration, is_expression, is_name, is_placeholder, looks_like_code, names_a_password,
+};
 use super::shape::{at_least, blanks, lit, lit_ci, one, quote_opt, run};
 use super::tokens::prefer_token;
 
@@ -44,7 +46,16 @@ pub(crate) fn authorization(text: &str, pos: usize) -> Option<Hit> {
         None => (i, value(i)?, false),
     };
     let v = text.get(s..e)?;
-    if v.len() < 8 || is_scheme_word(v) || is_placeholder(v) {
+    // `Bearer fails.validation`, `…:authorization:referer.`: words, not a credential.
+    let words = v.trim_end_matches('.');
+    if v.len() < 8
+        || is_scheme_word(v)
+        || is_placeholder(v)
+        || (is_name(words) && (words.len() < v.len() || v.bytes().any(|c| b".-_".contains(&c))))
+        // `Bearer authorization="https://…"`: a challenge's authority; `Bearer faketoken`.
+        || v.contains("://")
+        || names_a_password(v)
+    {
         return None;
     }
     let next = b.get(e).copied();
@@ -80,7 +91,17 @@ pub(crate) fn bearer(text: &str, pos: usize) -> Option<Hit> {
 }
 
 fn is_scheme_word(v: &str) -> bool {
-    ["bearer", "basic", "token", "bot", "apikey", "key", "digest"]
-        .iter()
-        .any(|w| v.eq_ignore_ascii_case(w))
+    // AWS's Signature Version 4 names its algorithm where a scheme stands.
+    [
+        "bearer",
+        "basic",
+        "token",
+        "bot",
+        "apikey",
+        "key",
+        "digest",
+        "aws4-hmac-sha256",
+    ]
+    .iter()
+    .any(|w| v.eq_ignore_ascii_case(w))
 }

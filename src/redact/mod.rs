@@ -82,7 +82,8 @@
 //! table); the rules are `private_key`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
 //! named by their key), which reads with
-//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`.
+//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
+//! (the value alone) and `lookalike` (the value with what stands around it).
 
 mod assertion;
 mod command_line;
@@ -93,6 +94,7 @@ mod formats;
 mod generic;
 mod headers;
 mod hit;
+mod lookalike;
 mod not_secret;
 mod pair;
 mod private_key;

@@ -23,11 +23,14 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
-    if !v.chars().any(char::is_alphanumeric) {
+    // `"\r\n\b\t\""`: escapes alone.
+    if !v.chars().any(char::is_alphanumeric) || is_escapes(v) {
         return true;
     }
+    // `NO PASSWORD*****`, `ab****yz`: a mask in part of the value.
     if v.chars()
         .all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '-' | '_' | '•' | '…' | '#'))
+        || v.contains("****")
     {
         return true;
     }
@@ -37,8 +40,16 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
             return true;
         }
     }
-    // A path (`PWD=/work/main`), not a secret.
-    if ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p)) {
+    // A path (`PWD=/work/main`, `token='path/to/key.json'`), not a secret.
+    let file = v.rsplit_once('.').is_some_and(|(path, ext)| {
+        path.contains('/')
+            && (2..=4).contains(&ext.len())
+            && ext.bytes().all(|c| c.is_ascii_lowercase())
+            && path
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"/-_.".contains(&c))
+    });
+    if file || ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p)) {
         return true;
     }
     // A token shape whose random part is a mask: `sk_test_XXXXXXXXXXXX`.
@@ -82,7 +93,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     }
     #[rustfmt::skip]
     const INFIXES: &[&str] =
-        &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit"];
+        &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit",
+          "sample", "dummy", "goes here"];
     if INFIXES.iter().any(|i| lower.contains(i)) {
         return true;
     }
@@ -103,27 +115,65 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         // credential.
         "oauth", "oauth1", "oauth2", "xoauth2", "digest", "ntlm", "kerberos", "negotiate",
         "gssapi", "gss", "sspi", "scram-sha-256", "scram-sha-1", "md5", "cram-md5", "trust",
-        "peer", "ident", "hmac", "jwt", "saml", "oidc", "sasl", "plain", "login",
+        "peer", "ident", "hmac", "jwt", "saml", "oidc", "sasl", "plain", "login", "xoauth",
+        "anonymous", "external", "digest-md5", "tls", "ssl", "starttls", "whatever", "default", "yes", "off", "text", "arg", "random", "shift", "sha1", "sha256",
+        "sha512", "base64", "hex", "utf8", "utf-8", "ascii", "binary",
     ];
     #[rustfmt::skip]
     const PREFIXES: &[&str] = &[
         "your", "my_", "my-", "insert", "replace", "enter_", "enter-", "process.env", "os.environ",
-        "env.", "secrets.", "vault:", "op://", "enc[",
+        "env.", "secrets.", "vault:", "op://", "enc[", "urn:",
     ];
     // `token = 1*tchar`: an ABNF rule (RFC 9110's grammar), not a value.
     let abnf = v.trim_start_matches(|c: char| c.is_ascii_digit());
     if abnf.len() < v.len()
-        && abnf.strip_prefix('*').is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-'))
+        && abnf.strip_prefix('*').is_some_and(|r| {
+            !r.is_empty() && r.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-')
+        })
     {
         return true;
     }
     // `KEY=VALUE.`, `:param token: REQUIRED.`: prose's punctuation is not the value's.
-    let lower = lower.trim_end_matches(['.', ',', ';']);
+    let lower = lower.trim_end_matches(['.', ',', ';', '\u{201d}']);
+    // `?string`, `String=`, `string[]`: a schema's or JSDoc's type, optional or a list.
+    let typed = lower
+        .trim_start_matches('?')
+        .trim_end_matches(['=', '?'])
+        .trim_end_matches("[]");
+    // `anonymous:$FROM_EMAIL`, `…root:foo`: a user and a filler.
+    let user_and_filler = v
+        .rsplit_once(':')
+        .is_some_and(|(user, filler)| {
+            !user.is_empty() && !filler.starts_with('/') && is_placeholder(filler)
+        });
+    // `myPassword`, `myOAuthAccessToken`: a filler written as a name.
+    let mine = v.strip_prefix("my").is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_uppercase())
+            && rest.bytes().all(|c| c.is_ascii_alphabetic())
+    });
     // `value2`, `key4 = value4`, `foo1`: a numbered filler.
     let numbered = lower.trim_end_matches(|c: char| c.is_ascii_digit());
     let filler = numbered.len() < lower.len()
         && ["value", "val", "foo", "bar", "baz", "qux"].contains(&numbered);
-    filler || WORDS.contains(&lower) || PREFIXES.iter().any(|p| lower.starts_with(p))
+    filler
+        || user_and_filler
+        || mine
+        || WORDS.contains(&lower)
+        || WORDS.contains(&typed)
+        || PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Backslash escapes and nothing else: `\r\n\t\"`.
+fn is_escapes(v: &str) -> bool {
+    let mut chars = v.chars();
+    let mut any = false;
+    while let Some(c) = chars.next() {
+        if c != '\\' || chars.next().is_none() {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
@@ -170,7 +220,8 @@ pub(crate) fn is_reference(v: &str) -> bool {
     match v.split_once(':') {
         Some((scheme, rest)) => {
             !scheme.is_empty()
-                && scheme.bytes().all(|c| c.is_ascii_lowercase())
+                && (scheme.bytes().all(|c| c.is_ascii_lowercase())
+                    || scheme.bytes().all(|c| c.is_ascii_uppercase()))
                 && (rest.starts_with('/')
                     || is_name(rest)
                     || is_name(rest.rsplit_once('.').map_or(rest, |(n, _)| n)))
@@ -353,6 +404,165 @@ pub(crate) fn declaration(text: &str, pos: usize) -> bool {
     let head = line.get(..line.len() - name_len).unwrap_or("");
     let word = head.trim_end().rsplit([' ', '\t', '(']).next().unwrap_or("");
     head.ends_with([' ', '\t'])
-        && ["pub", "pub(crate)", "const", "let", "static", "var", "val", "readonly", "mut"]
-            .contains(&word)
+        && [
+            "pub",
+            "pub(crate)",
+            "const",
+            "let",
+            "static",
+            "var",
+            "val",
+            "readonly",
+            "mut",
+        ]
+        .contains(&word)
+}
+
+/// A name of words whose digits close a capitalised word or a camelCase one, or stand alone
+/// between dots: `Ipv6CidrAssociations`, `oauth2Client`, `mapBulkV2Results`, `x-amz-…-MD5`,
+/// `markup.heading.1`, `support.function.C99.c`. Two words of three letters at least. Test
+/// values (`sk_test_abc123`, `token_1`) and random letters and digits (`abc123def456`, words
+/// of one letter) are none.
+pub(crate) fn is_identifier_words(v: &str) -> bool {
+    let (mut long, mut short, mut words, mut unspoken) = (0, 0, 0, 0);
+    let mut rest = v.trim_start_matches('_');
+    while !rest.is_empty() {
+        let part_len = rest.bytes().position(|c| b"-_.$".contains(&c)).unwrap_or(rest.len());
+        let part = rest.get(..part_len).unwrap_or("");
+        let dotted = rest.as_bytes().get(part_len) == Some(&b'.')
+            || (v.len() > rest.len()
+                && matches!(
+                    v.as_bytes().get(v.len() - rest.len() - 1),
+                    Some(b'.' | b'$')
+                ));
+        rest = rest.get(part_len + 1..).unwrap_or("");
+        let b = part.as_bytes();
+        if b.is_empty() {
+            return false;
+        }
+        let run = |from: usize, f: fn(&u8) -> bool| {
+            b.get(from..)
+                .map_or(0, |t| t.iter().take_while(|c| f(c)).count())
+        };
+        let (mut i, mut acronyms, mut after_digits) = (0, 0, false);
+        while i < b.len() {
+            let start = i;
+            let mut upper = run(i, u8::is_ascii_uppercase);
+            let mut lower = run(i + upper, u8::is_ascii_lowercase);
+            // `HTTPClient`: the last capital of a run opens the next word.
+            if upper > 1 && lower > 0 {
+                upper -= 1;
+                lower = 0;
+            }
+            let digits = run(i + upper + lower, u8::is_ascii_digit);
+            i += upper + lower + digits;
+            let letters = upper + lower;
+            let whole = start == 0 && i == b.len();
+            let camel_next = b.get(i).is_some_and(u8::is_ascii_uppercase);
+            let word = upper <= 5
+                && match (letters, digits) {
+                    (0, d) => whole && dotted && d <= 3,
+                    (1, 0) => whole,
+                    (_, 0) => true,
+                    (_, d) => d <= 3 && (upper > 0 || camel_next),
+                };
+            // One run of capitals a part (`SSECustomerKey`); random text has several.
+            acronyms += usize::from(upper >= 2 && lower == 0);
+            // `abc123def456`: a lower-case word after digits.
+            if i == start || !word || acronyms > 1 || (after_digits && upper == 0) {
+                return false;
+            }
+            after_digits = digits > 0;
+            let vowel = b
+                .get(start..start + letters)
+                .is_some_and(|w| w.iter().any(|c| b"aeiouyAEIOUY".contains(c)));
+            unspoken += usize::from(letters >= 3 && !vowel);
+            long += usize::from(letters >= 3);
+            short += usize::from(letters <= 2 && !whole);
+            words += 1;
+        }
+    }
+    // Random text breaks into many words of one or two letters (`Yi0`, `tn`, `C8`).
+    // and words no one could say (`prph`, `Vbjv`). A name of letters alone is `is_name`'s;
+    // these carry one or two numbers.
+    let numbers = v
+        .as_bytes()
+        .windows(2)
+        .filter(|p| matches!(p, [a, b] if !a.is_ascii_digit() && b.is_ascii_digit()))
+        .count()
+        + usize::from(v.starts_with(|c: char| c.is_ascii_digit()));
+    long >= 2 && short * 3 <= words && unspoken <= 1 && (1..=2).contains(&numbers)
+}
+
+/// A constant's name or a type where no secret is written: `REMOVED`, `USERNAME`, `CARD32`,
+/// `BASE64` (capitals, then at most three digits), and lists of capitals and numbers
+/// (`PRIVATE-KEY-BASE-64-DATA`, `HOSTNAME:PORT:USERNAME:PASSWORD`, OpenSSL's cipher list
+/// `-PSK:HIGH`). `one_word` admits the single word, which a password may be.
+pub(crate) fn is_constant(v: &str, one_word: bool) -> bool {
+    let letters = v.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = v.len() - letters;
+    // `ABCDEFGHIJ`: the alphabet is a documentation's example token, not a constant.
+    let alphabet = v
+        .as_bytes()
+        .windows(2)
+        .take(4)
+        .all(|p| matches!(p, [a, b] if a.wrapping_add(1) == *b));
+    if one_word
+        && (3..=12).contains(&letters)
+        && digits <= 3
+        && !alphabet
+        && v.bytes().skip(letters).all(|c| c.is_ascii_digit())
+    {
+        return true;
+    }
+    // Each part capitals closed by at most three digits (`RC4`, `MD5`), or a small number;
+    // a licence key's parts mix them (`3OFV9-NKT0I`).
+    let (mut parts, mut caps_word) = (0, false);
+    for p in v.split(['-', '_', ':', '|']) {
+        let p = p.trim_start_matches(['!', '+']);
+        let caps = p.bytes().take_while(u8::is_ascii_uppercase).count();
+        let digits = p.len() - caps;
+        let ok = (caps > 0 && digits <= 3 && p.bytes().skip(caps).all(|c| c.is_ascii_digit()))
+            || (caps == 0 && digits <= 2 && p.bytes().all(|c| c.is_ascii_digit()));
+        if !ok {
+            return false;
+        }
+        parts += usize::from(!p.is_empty());
+        caps_word |= caps >= 3 && digits == 0;
+    }
+    parts >= 2 && caps_word
+}
+
+/// A version or a version range: `1.302103`, `^1.2.1`, `v2.0`.
+pub(crate) fn is_version(v: &str) -> bool {
+    let core = v.trim_start_matches(['^', '~', '=', '>', '<', 'v']);
+    core.contains('.')
+        && core
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// A name where a URL's password stands: letters, `-` and `_` holding the word for what
+/// they stand for (`passwd-on-proxy`, `application_key`, `proxypass`).
+pub(crate) fn names_a_password(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    v.bytes()
+        .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'_')
+        && ["pass", "pwd", "secret", "token", "key"]
+            .iter()
+            .any(|w| lower.contains(w))
+}
+
+/// Byte sets for the look-alike guards: a `[char; N]` pattern is code of its own for each N
+/// and each method in the wasm, a byte slice is one.
+pub(crate) fn any_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().any(|c| set.contains(&c))
+}
+
+pub(crate) fn first_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().next().is_some_and(|c| set.contains(&c))
+}
+
+pub(crate) fn last_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().last().is_some_and(|c| set.contains(&c))
 }

@@ -217,8 +217,8 @@ fn attribute_is_key(b: &[u8], key_start: usize) -> bool {
 /// hash to compare with): `hash_password("pw", "salt")`, `verify(pw, hash)`.
 #[rustfmt::skip]
 const PASSWORD_CONSUMERS: &[&str] = &[
-    "hash", "verify", "check", "compare", "encrypt", "decrypt", "encode", "digest", "derive",
-    "kdf",
+    "hash", "verify", "check", "compare", "crypt", "encode", "digest", "derive", "kdf", "pbkdf",
+    "argon",
 ];
 
 /// `define('K'`, `getenv("K"`, `.get('k'`: the quoted key is a call's first argument (not
@@ -489,7 +489,7 @@ pub(crate) fn flag_before(text: &str, key_start: usize) -> Option<&str> {
     let single = flag.starts_with('-')
         && head
             .get(..head.len() - flag_len)
-            .is_some_and(|h| h.is_empty() || h.ends_with([' ', '\t']));
+            .is_some_and(|h| (h.is_empty() && head.len() < 64) || h.ends_with([' ', '\t']));
     (flag.starts_with("--") || single).then_some(flag)
 }
 

@@ -5,7 +5,7 @@
 //! secret path.
 
 use super::hit::Hit;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_name, is_placeholder};
 use super::shape::{at_least, blanks, chars_until, is_b64url, lit, lit_ci, one_of};
 use super::tokens::{is_filler, token_at};
 
@@ -119,6 +119,8 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
         || text.get(s..e).is_some_and(|t| t.contains("[REDACTED:"))
         || is_placeholder(pass)
         || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
+        // `cvs://:pserver:anoncvs@host`: a CVS root's access method, not a password.
+        || (user.is_empty() && pass.split_once(':').is_some_and(|(m, _)| is_name(m)))
         || after.starts_with("sha256:")
         || after.starts_with("sha512:")
     {

@@ -1,0 +1,232 @@
+//! Look-alikes told by what stands around a value: the key's whole name, the line before the
+//! key, what follows the value. Each guard is a class found by sweeping text no corpus holds
+//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: text
+//! written for people (translations of the word "password", labels, prose), code around the
+//! value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
+//! names what it stands for (`mysql_root_password`), and a key that is no key (`Test2::Pass`).
+//! The judgement of the value alone is `not_secret`'s.
+
+use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};
+use super::pair::{line_before, Separator};
+
+/// A value as the generic rule reads it, with what stands around it.
+pub(crate) struct Seen<'t> {
+    pub(crate) text: &'t str,
+    /// Where the key word starts.
+    pub(crate) key_start: usize,
+    /// The whole name the key word sits in, lowercase (`apihelp-login-param-password`).
+    pub(crate) name: &'t str,
+    pub(crate) sep: Separator,
+    pub(crate) value: &'t str,
+    pub(crate) quote: Option<u8>,
+    /// Where what the value took ends (its closing quote included).
+    pub(crate) after: usize,
+    pub(crate) password: bool,
+    /// The key was closed by a quote (`"password": …`, `<entry key="db.password">`).
+    pub(crate) key_quoted: bool,
+}
+
+/// Does the value stand where a secret would and is none, by what stands around it?
+pub(crate) fn is_lookalike(s: &Seen) -> bool {
+    no_key(s) || code_around(s) || address(s) || markup_elsewhere(s)
+}
+
+/// An element that is none: `forward<NullaryToken>(token))</tt>` (a type's argument in
+/// prose: the element that closes is another), `"<password>".concat(x, "</password>")` (the
+/// tags are strings in code).
+fn markup_elsewhere(s: &Seen) -> bool {
+    if s.sep != Separator::Markup || s.key_quoted {
+        return false;
+    }
+    let b = s.text.as_bytes();
+    let Some(open) = b
+        .get(..s.key_start)
+        .and_then(|h| h.iter().rposition(|c| *c == b'<'))
+    else {
+        return false;
+    };
+    let element = b.get(open + 1..).map_or(&[][..], |t| {
+        let len = t
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || b"_-:.".contains(c))
+            .count();
+        t.get(..len).unwrap_or(&[])
+    });
+    let closes = b.get(s.after..).is_some_and(|t| {
+        t.get(2..2 + element.len())
+            .is_some_and(|name| t.starts_with(b"</") && name.eq_ignore_ascii_case(element))
+    });
+    let in_string = s.quote.is_some() && open > 0 && b.get(open - 1) == s.quote.as_ref();
+    !closes || in_string
+}
+
+/// `Test2::Event::Pass`, `Linker::accesskey(…)`: a name in a path of code; `imap://;AUTH=…`:
+/// a URL's mechanism (RFC 5092); `{|val| options["passwd"]=val}`: a block's parameter.
+fn no_key(s: &Seen) -> bool {
+    let head = s.text.get(..s.key_start).unwrap_or("");
+    let path = head
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        .ends_with("::");
+    let mechanism = head.ends_with(';') && s.name == "auth";
+    let line = line_before(s.text, s.key_start);
+    let v = s.value;
+    let bound = s.quote.is_none()
+        && !v.is_empty()
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && line.as_bytes().windows(v.len() + 2).any(|w| {
+            w.get(1..=v.len()) == Some(v.as_bytes())
+                && w.first().is_some_and(|c| b"|( ".contains(c))
+                && w.last().is_some_and(|c| b"|),".contains(c))
+        });
+    // `clientToken="token123"`: AWS's idempotency handle (Vault's `client_token` is none).
+    let handle = head.ends_with("lient")
+        && s.text
+            .get(s.key_start..)
+            .is_some_and(|t| t.starts_with("Token"));
+    // `Credential=AKID/20150830/us-east-1/service/aws4_request`: a signature's scope.
+    // Google's is `…%2Fgoog4_request`.
+    let scope = v.ends_with("4_request");
+    // `alias pwd="pwd -W"`, `passwd root`: the command the key names.
+    let command = v
+        .split_once(' ')
+        .is_some_and(|(first, _)| s.name.rsplit(' ').next() == Some(first));
+    path || mechanism || bound || command || handle || scope
+}
+
+/// Code around the value: `state->secret`, `"MFA token: " + s`, `"?token=" + t`,
+/// `'.$accesskey.'`, `array('password', '_caution' => …)`, `"Name:%s"`, `'#^[a-z0-9]+$#i'`,
+/// `"{$row->user_password}"`, a type after `:` (`apiKey: SensitiveString2048;`), and in
+/// prose a word after a flag (`--password options.`).
+fn code_around(s: &Seen) -> bool {
+    let v = s.value;
+    let rest = s.text.get(s.after..).unwrap_or("");
+    let next = rest.trim_start_matches([' ', '\t']);
+    let arrow = v.ends_with('-') && rest.starts_with('>');
+    let quoted = s.quote.is_some();
+    let concatenated = quoted
+        && ((first_of(v, b"+.") && (any_of(v, b" (){},") || v.ends_with('+')))
+            || v.starts_with("'.")
+            || v.starts_with("\".")
+            || v.ends_with(".'")
+            || v.ends_with(".\""));
+    let prefix = quoted && next.starts_with('+') && last_of(v, b"=:/?&. -_");
+    // `array('password', '_caution' => …)`: the next key; `.set('Credentials', 's3_host',
+    // v)`: the option a setting call names, the value is the third argument.
+    let next_key = quoted
+        && (next.starts_with("=>") || (s.sep == Separator::Argument && next.starts_with(',')));
+    // `KEY=projects/${ID}/…`: a shell expansion cut the value short.
+    let expanded = v.ends_with('$') && rest.starts_with('{');
+    // A format string (`"Name:%s"`), a pattern (`'#^[a-z0-9+/-]+$#i'`, `qr/^SELECT/i`),
+    // interpolation (`{$row->pw}`, `#{pw}`), a name built from a pattern's groups
+    // (`keyword.$0`), a JMESPath (`Shards[-1].ShardId`).
+    #[rustfmt::skip]
+    const MARKERS: &[&str] = &[
+        "%s", "%d", "%(", "{0}", "{}", "%v", "[a-z", "[A-Z", "[0-9", "[^", "\\d", "\\w", "\\s",
+        "(?:", ".*", "{$", "#{", ".$", "-$", "].",
+    ];
+    let code = v.starts_with("qr/")
+        || (v.starts_with('^') && v.ends_with('$'))
+        || MARKERS.iter().any(|m| v.contains(m));
+    // `DATA_API_KEY = '.data-api'`: an event namespace or a selector;
+    // `~azure.core.credentials.TokenCredential` (Sphinx): a reference to code.
+    let selector = v.strip_prefix('.').is_some_and(is_name)
+        || v.strip_prefix('~')
+            .is_some_and(|p| p.split('.').all(|w| is_name(w) || is_type_name(w)));
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let type_after_colon = s.sep == Separator::Sign(":")
+        && !quoted
+        && v.bytes().all(ident)
+        && v.bytes()
+            .any(|c| c.is_ascii_uppercase() || c == b'_' || c == b'$')
+        && (first_of(next, b";|&")
+            || next.starts_with("[]")
+            // `credentials: HTTPBasicCredentials = Depends(security)`
+            || (is_type_name(v) && first_of(next, b"=),")));
+    let prose_word = s.sep == Separator::Blank
+        && last_of(v, b".,")
+        && v.trim_end_matches(['.', ','])
+            .bytes()
+            .all(|c| c.is_ascii_lowercase());
+    arrow
+        || concatenated
+        || prefix
+        || next_key
+        || expanded
+        || code
+        || selector
+        || type_after_colon
+        || prose_word
+}
+
+/// An address where a password stands: anonymous FTP's convention is the user's e-mail
+/// (`password: apache-proxy@`, `-anonymous@`, `login anonymous password user@site`);
+/// OpenSSL's `-password pass:foo` with a filler after `pass:`.
+fn address(s: &Seen) -> bool {
+    let v = s.value;
+    let email = v.split_once('@').is_some_and(|(local, domain)| {
+        let local = local.trim_start_matches('-');
+        let plain = |p: &str| {
+            p.bytes()
+                .all(|c| c.is_ascii_lowercase() || b".-".contains(&c))
+        };
+        local.len() >= 3 && plain(local) && plain(domain) && !domain.contains('@')
+    });
+    let anonymous = s.password
+        && (v.contains("anonymous") || line_before(s.text, s.key_start).contains("anonymous"));
+    let openssl = v.strip_prefix("pass:").is_some_and(is_placeholder);
+    // `credential: "sa@project.iam.gserviceaccount.com"`: an account, not its secret.
+    let account = !s.password
+        && v.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && domain.contains('.') && !domain.contains('@')
+        });
+    (s.password && email) || anonymous || openssl || account
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::not_secret::{is_constant, is_identifier_words, is_version};
+    use super::super::redact_counted;
+
+    /// Random tokens of letters and digits: a quoted one is always redacted (the guards
+    /// above cost no generated credential), and almost none reads as a name of words with
+    /// numbers, a constant or a version (those guards apply to unquoted values and `key`s).
+    #[test]
+    fn random_tokens_are_no_names() {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut named = 0;
+        for i in 0..20000 {
+            let len = 16 + (i % 25);
+            let mut token: String = (0..len)
+                .map(|_| char::from(ALPHABET[(next() % ALPHABET.len() as u64) as usize]))
+                .collect();
+            // A digit, so that no token is a name of letters alone (`is_name`'s, as before).
+            token.push('7');
+            if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
+                named += 1;
+            }
+            let line = format!("api_secret = \"{token}\"");
+            assert_eq!(redact_counted(&line).1, 1, "{line}");
+        }
+        assert!(named < 20, "{named} of 20000 random tokens read as names");
+    }
+
+    #[test]
+    fn phrases_holding_a_credential_word_stay_passphrases() {
+        for s in [
+            "psk=\"very secret passphrase\"",
+            "password: \"Correct Horse Battery Staple\"",
+            "secret: IamARADIUSsecRET",
+            "DB_PASSWORD=mysupersecretpassword",
+            "password = \"password1\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 1, "{s}");
+        }
+    }
+}
