@@ -14,7 +14,7 @@ DIR=${1:-../shared/real-transcripts}
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 out=target/bench-redact
 rm -rf "$out/old" && mkdir -p "$out/old"
-git archive "$OLD" src/redact | tar -x -C "$out/old"
+git archive "$OLD" src/redact | tar -x -m -C "$out/old"
 manifest=bench/redact/Cargo.toml
 cargo build --quiet --release --manifest-path "$manifest" --target-dir "$out" --bin redact-bench
 "$out/release/redact-bench" "$DIR"
