@@ -113,14 +113,15 @@ pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
     if !matches!(b.get(i), Some(b' ' | b'\t')) {
         return None;
     }
-    // The client of this command: `… -w $(… | base64 -w 0)` gives `-w` to base64.
-    let line = line_before(text, pos)
-        .rsplit(['|', ';', '(', '`'])
-        .next()
-        .unwrap_or("");
+    let line = line_before(text, pos);
     let flag = b.get(pos..i)?;
+    // The client of this command: `… -w $(… | base64 -w 0)` gives `-w` to base64. Cut only
+    // once a client is on the line: this is asked of every `-p` in every transcript.
     let client = |clients: &[&str]| {
-        clients.iter().any(|c| line.contains(c)) && commands(line).any(|w| clients.contains(&w))
+        clients.iter().any(|c| line.contains(c)) && {
+            let command = line.rsplit(['|', ';', '(', '`']).next().unwrap_or("");
+            commands(command).any(|w| clients.contains(&w))
+        }
     };
     if !CLIENT_FLAGS
         .iter()

@@ -107,7 +107,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `Keyword("move")`, `keywords: [...]`: a language's keywords, not a key.
     if text
         .get(pos..name_end)
-        .is_some_and(|k| k.to_ascii_lowercase().starts_with("keyword"))
+        .and_then(|k| k.get(..7))
+        .is_some_and(|k| k.eq_ignore_ascii_case("keyword"))
     {
         return None;
     }
