@@ -6,9 +6,9 @@
 //! not a plain name (`len(x.token)`), or a literal naming itself (`"secret"`,
 //! `"session-token"`, `"the_key"`, `"[REDACTED]"`) is left alone.
 
-use super::directive::names_itself;
 use super::hit::Hit;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
+use super::shape::{blanks, quoted};
 
 /// The assertions read, each with its `(`: xUnit's (Python, Java, PHP, Ruby's minitest) and
 /// Rust's macro, all `assert` and one of these tails. The scan's triggers are the tails: `as`
@@ -72,22 +72,8 @@ pub(crate) fn asserted_credential(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     // The second argument: a string literal that closes the call or meets a third.
-    let mut at = start + len + 1;
-    while b.get(at).is_some_and(|c| *c == b' ' || *c == b'\t') {
-        at += 1;
-    }
-    let q = *b.get(at)?;
-    if !matches!(q, b'"' | b'\'') {
-        return None;
-    }
-    let s = at + 1;
-    let vlen = b
-        .get(s..)?
-        .iter()
-        .take(512)
-        .position(|c| *c == q || *c == b'\n')?;
-    let e = s + vlen;
-    if b.get(e) != Some(&q) || !matches!(b.get(e + 1), Some(b')' | b',')) {
+    let (s, e) = quoted(b, blanks(b, start + len + 1), 512)?;
+    if !matches!(b.get(e + 1), Some(b')' | b',')) {
         return None;
     }
     let v = text.get(s..e)?;

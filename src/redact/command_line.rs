@@ -11,11 +11,10 @@
 //! `docker run -p 80:80`, `mkdir -p`, `-pthread`, `grep -w`, `scp -P 2222` and `docker run -u
 //! 1000:1000` stay.
 
-use super::directive::names_itself;
 use super::hit::Hit;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
 use super::pair::line_before;
-use super::shape::{blanks, chars_until, lit, lit_ci, run};
+use super::shape::{blanks, chars_until, lit, lit_ci, quoted, run};
 
 /// The password of `curl -u user:pass`: `(?:-u|--user)(?:[ \t]+|=)["']?`
 /// `[A-Za-z0-9._%+@-]*:(?P<s>[^\s'"\[]+)`, on the line of an HTTP client.
@@ -141,11 +140,7 @@ pub(crate) fn client_password(text: &str, pos: usize) -> Option<Hit> {
 fn word_at(text: &str, at: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
     match b.get(at) {
-        Some(q @ (b'"' | b'\'')) => {
-            let s = at + 1;
-            let len = b.get(s..)?.iter().take(512).position(|c| c == q || *c == b'\n')?;
-            (len > 0 && b.get(s + len) == Some(q)).then_some((s, s + len))
-        }
+        Some(b'"' | b'\'') => quoted(b, at, 512).filter(|(s, e)| e > s),
         _ => {
             let e = chars_until(text, at, |c| c.is_whitespace() || "'\";|&)`<>".contains(c));
             (e > at).then_some((at, e))
@@ -281,15 +276,7 @@ pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
     };
     let start = blanks(b, i);
     let (s, e) = match b.get(start) {
-        Some(q @ (b'"' | b'\'')) => {
-            let s = start + 1;
-            let len = b
-                .get(s..)?
-                .iter()
-                .take(512)
-                .position(|c| c == q || *c == b'\n')?;
-            (len > 0 && b.get(s + len) == Some(q)).then_some((s, s + len))?
-        }
+        Some(b'"' | b'\'') => quoted(b, start, 512).filter(|(s, e)| e > s)?,
         _ => {
             let e = chars_until(text, start, |c| c.is_whitespace() || "'\";|&)`".contains(c));
             (e > start).then_some((start, e))?

@@ -11,8 +11,9 @@
 //! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
 use super::hit::Hit;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
 use super::pair::{line_before, name_start};
+use super::shape::quoted;
 
 /// Is the name that ends at or holds the key word at `key_start` the first word of its line
 /// (after indentation, and after a `#` or `;` that comments a sample directive out)?
@@ -97,14 +98,6 @@ const SWITCH_WORDS: &[&str] = &[
     "yes", "no", "on", "off", "true", "false", "none", "null", "nil", "default", "required",
     "optional", "prompt", "ask", "empty", "unset", "disabled", "enabled",
 ];
-
-/// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
-/// manual's or a sample's placeholder, not a password.
-pub(crate) fn names_itself(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    ["password", "passwd", "passphrase", "secret"].iter().any(|w| lower.contains(w))
-        || lower.ends_with("pass")
-}
 
 /// Directives that name the user of the block a password directive belongs to: `.netrc`'s
 /// `login`, msmtp's and mpop's `user`, FreeIPMI's `Username`.
@@ -319,21 +312,9 @@ pub(crate) fn identified_by(text: &str, pos: usize) -> Option<Hit> {
             .count();
         i = blanks(plugin + len)?;
     }
-    let i = blanks(word(i, b"by")?)?;
-    let q = *b.get(i)?;
-    if !matches!(q, b'\'' | b'"') {
-        return None;
-    }
-    let start = i + 1;
-    let len = b
-        .get(start..)?
-        .iter()
-        .take(256)
-        .position(|c| *c == q || *c == b'\n')?;
-    let end = start + len;
+    let (start, end) = quoted(b, blanks(word(i, b"by")?)?, 256)?;
     // `IDENTIFIED BY ''`, `IDENTIFIED BY '<password>'`, `'${PW}'`: no password here.
-    let v = text.get(start..end)?;
-    if b.get(end) != Some(&q) || is_placeholder(v) {
+    if is_placeholder(text.get(start..end)?) {
         return None;
     }
     Some(Hit::span(start, end, "password-assignment"))

@@ -542,8 +542,16 @@ pub(crate) fn is_version(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
 }
 
-/// A name where a URL's password stands: letters, `-` and `_` holding the word for what
-/// they stand for (`passwd-on-proxy`, `application_key`, `proxypass`).
+/// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
+/// manual's or a sample's placeholder, not a password.
+pub(crate) fn names_itself(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["password", "passwd", "passphrase", "secret"].iter().any(|w| lower.contains(w))
+        || lower.ends_with("pass")
+}
+
+/// A name where a credential stands: letters, `-` and `_` holding the word for what they
+/// stand for (`Bearer fake-token`, `passwd-on-proxy`, `application_key`).
 pub(crate) fn names_a_password(v: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     v.bytes()

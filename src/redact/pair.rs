@@ -10,7 +10,7 @@
 use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
-use super::shape::literal_at;
+use super::shape::{literal_at, quoted};
 
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -144,18 +144,7 @@ pub(crate) fn call_value(b: &[u8], open: usize) -> Option<usize> {
         }
         at
     };
-    let literal = |at: usize| -> Option<usize> {
-        let q = *b.get(at)?;
-        if !matches!(q, b'"' | b'\'') {
-            return None;
-        }
-        let len = b
-            .get(at + 1..)?
-            .iter()
-            .take(512)
-            .position(|c| *c == q || *c == b'\n')?;
-        (b.get(at + 1 + len) == Some(&q)).then_some(at + len + 2)
-    };
+    let literal = |at: usize| quoted(b, at, 512).map(|(_, end)| end + 1);
     let first = blanks(open + 1);
     let after_first = blanks(literal(first)?);
     match b.get(after_first) {

@@ -68,6 +68,17 @@ pub(crate) fn blanks(b: &[u8], at: usize) -> usize {
     run(b, at, is_blank)
 }
 
+/// `(["'])([^\n]{0,max}?)\1`: the inside of a quoted literal at `at`, closed on its line.
+pub(crate) fn quoted(b: &[u8], at: usize, max: usize) -> Option<(usize, usize)> {
+    let q = *b.get(at)?;
+    if !matches!(q, b'"' | b'\'') {
+        return None;
+    }
+    let s = at + 1;
+    let len = b.get(s..)?.iter().take(max).position(|c| *c == q || *c == b'\n')?;
+    (b.get(s + len) == Some(&q)).then_some((s, s + len))
+}
+
 /// `(?:\\*["'])?`: a closing or opening quote, JSON-escaped or not. Where
 /// the quote is absent, nothing is taken (the backslashes stay).
 pub(crate) fn quote_opt(b: &[u8], at: usize) -> usize {
