@@ -11,7 +11,8 @@
 //! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
 use super::hit::Hit;
-use super::not_secret::{is_placeholder, names_itself};
+use super::naming::names_itself;
+use super::not_secret::is_placeholder;
 use super::pair::{line_before, name_start};
 use super::shape::quoted;
 

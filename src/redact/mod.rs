@@ -95,6 +95,7 @@ mod generic;
 mod headers;
 mod hit;
 mod lookalike;
+mod naming;
 mod not_secret;
 mod pair;
 mod private_key;
