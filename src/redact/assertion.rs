@@ -7,8 +7,7 @@
 //! `"session-token"`, `"the_key"`, `"[REDACTED]"`) is left alone.
 
 use super::hit::Hit;
-use super::naming::names_itself;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
 use super::shape::{blanks, quoted};
 
 /// The assertions read, each with its `(`: xUnit's (Python, Java, PHP, Ruby's minitest) and

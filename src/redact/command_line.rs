@@ -12,8 +12,7 @@
 //! 1000:1000` stay.
 
 use super::hit::Hit;
-use super::naming::names_itself;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
 use super::pair::line_before;
 use super::shape::{blanks, chars_until, lit, lit_ci, quoted, run};
 

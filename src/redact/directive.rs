@@ -11,8 +11,7 @@
 //! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
 use super::hit::Hit;
-use super::naming::names_itself;
-use super::not_secret::is_placeholder;
+use super::not_secret::{is_placeholder, names_itself};
 use super::pair::{line_before, name_start};
 use super::shape::quoted;
 

@@ -2,8 +2,9 @@
 //! scheme word stay (a provider token inside keeps its own kind).
 
 use super::hit::Hit;
-use super::naming::names_a_password;
-use super::not_secret::{declaration, is_expression, is_name, is_placeholder, looks_like_code};
+use super::not_secret::{
+    declaration, is_expression, is_name, is_placeholder, looks_like_code, names_a_password,
+};
 use super::shape::{at_least, blanks, lit, lit_ci, one, quote_opt, run};
 use super::tokens::prefer_token;
 

@@ -1,10 +1,9 @@
 //! Look-alikes told by what stands around a value: the key's whole name, the line before the
 //! key, what follows the value. Each guard is a class found by sweeping text no corpus holds
-//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: text
-//! written for people (translations of the word "password", labels, prose), code around the
-//! value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
-//! names what it stands for (`mysql_root_password`), and a key that is no key (`Test2::Pass`).
-//! The judgement of the value alone is `not_secret`'s.
+//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: prose
+//! (a word after a flag), code around the value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
+//! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
+//! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
 use super::naming::{is_prompt_fragment, names_its_credential};
 use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};

@@ -111,29 +111,6 @@ pub(crate) fn is_prompt_fragment(v: &str) -> bool {
     })
 }
 
-/// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
-/// manual's or a sample's placeholder, not a password. Broader than
-/// [`names_its_credential`]: only for one-word values a line has already vouched for
-/// (directives, client flags, assertions).
-pub(crate) fn names_itself(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    ["password", "passwd", "passphrase", "secret"]
-        .iter()
-        .any(|w| lower.contains(w))
-        || lower.ends_with("pass")
-}
-
-/// A name where a credential stands: letters, `-` and `_` holding the word for what they
-/// stand for (`Bearer fake-token`, `passwd-on-proxy`, `application_key`).
-pub(crate) fn names_a_password(v: &str) -> bool {
-    let lower = v.to_ascii_lowercase();
-    v.bytes()
-        .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'_')
-        && ["pass", "pwd", "secret", "token", "key"]
-            .iter()
-            .any(|w| lower.contains(w))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -549,6 +549,29 @@ pub(crate) fn is_version(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
 }
 
+/// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
+/// manual's or a sample's placeholder, not a password. Broader than `naming`'s judgement:
+/// only for one-word values a line has already vouched for (directives, client flags,
+/// assertions).
+pub(crate) fn names_itself(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["password", "passwd", "passphrase", "secret"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || lower.ends_with("pass")
+}
+
+/// A name where a credential stands: letters, `-` and `_` holding the word for what they
+/// stand for (`Bearer fake-token`, `passwd-on-proxy`, `application_key`).
+pub(crate) fn names_a_password(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    v.bytes()
+        .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'_')
+        && ["pass", "pwd", "secret", "token", "key"]
+            .iter()
+            .any(|w| lower.contains(w))
+}
+
 /// Byte sets for the look-alike guards: a `[char; N]` pattern is code of its own for each N
 /// and each method in the wasm, a byte slice is one.
 pub(crate) fn any_of(v: &str, set: &[u8]) -> bool {
