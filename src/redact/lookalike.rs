@@ -233,7 +233,10 @@ mod tests {
         // `cargo test --lib redact::lookalike -- --nocapture` prints the figures.
         println!("of 20000 random tokens: {named} read as names, {naming} as naming a credential");
         assert!(named < 20, "{named} of 20000 random tokens read as names");
-        assert_eq!(naming, 0, "{naming} of 20000 random tokens read as naming a credential");
+        assert_eq!(
+            naming, 0,
+            "{naming} of 20000 random tokens read as naming a credential"
+        );
     }
 
     #[test]

