@@ -230,10 +230,14 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         _ => {}
     }
     // `PASSWORD=password=[REDACTED:…]`: the earlier pass already took this value; a second
-    // pass must change nothing.
+    // pass must change nothing. Nor where it took a token inside a value it left, a name
+    // (`123-sk-ant-…_secret_access_key` became `123-[REDACTED:anthropic-key]`).
     if text
         .get(value.consumed..)
         .is_some_and(|t| t.starts_with("[REDACTED:"))
+        || text
+            .get(value.start..value.end)
+            .is_some_and(|v| v.contains("[REDACTED:"))
     {
         return None;
     }

@@ -1,11 +1,11 @@
 //! Look-alikes told by what stands around a value: the key's whole name, the line before the
 //! key, what follows the value. Each guard is a class found by sweeping text no corpus holds
-//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: text
-//! written for people (translations of the word "password", labels, prose), code around the
-//! value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
-//! names what it stands for (`mysql_root_password`), and a key that is no key (`Test2::Pass`).
-//! The judgement of the value alone is `not_secret`'s.
+//! (docs/redaction.md, "Sweeps") and pinned by `tests/fixtures/secrets/negatives.txt`: prose
+//! (a word after a flag), code around the value (`->`, concatenation, a format string, a pattern, a block's parameter), a value that
+//! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
+//! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
+use super::naming::{is_prompt_fragment, names_its_credential};
 use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};
 use super::pair::{line_before, Separator};
 
@@ -28,7 +28,14 @@ pub(crate) struct Seen<'t> {
 
 /// Does the value stand where a secret would and is none, by what stands around it?
 pub(crate) fn is_lookalike(s: &Seen) -> bool {
-    no_key(s) || code_around(s) || address(s) || markup_elsewhere(s)
+    no_key(s) || code_around(s) || address(s) || markup_elsewhere(s) || names_what_it_is(s)
+}
+
+/// A name holding the word for what it stands for (`some_password`, `oauth2_secret`,
+/// `PGPpassword`), or the tail of a password prompt code waits for (`"ssword"`): see
+/// `naming`.
+fn names_what_it_is(s: &Seen) -> bool {
+    names_its_credential(s.value) || (s.password && is_prompt_fragment(s.value))
 }
 
 /// An element that is none: `forward<NullaryToken>(token))</tt>` (a type's argument in
@@ -184,12 +191,14 @@ fn address(s: &Seen) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::naming::names_its_credential;
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
 
-    /// Random tokens of letters and digits: a quoted one is always redacted (the guards
-    /// above cost no generated credential), and almost none reads as a name of words with
-    /// numbers, a constant or a version (those guards apply to unquoted values and `key`s).
+    /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
+    /// key or a password's (the guards above cost no generated credential), almost none reads
+    /// as a name of words with numbers, a constant or a version (those guards apply to
+    /// unquoted values and `key`s), and none as a name holding a credential's word.
     #[test]
     fn random_tokens_are_no_names() {
         const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -200,7 +209,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let mut named = 0;
+        let (mut named, mut naming) = (0, 0);
         for i in 0..20000 {
             let len = 16 + (i % 25);
             let mut token: String = (0..len)
@@ -211,10 +220,23 @@ mod tests {
             if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
                 named += 1;
             }
-            let line = format!("api_secret = \"{token}\"");
-            assert_eq!(redact_counted(&line).1, 1, "{line}");
+            if names_its_credential(&token) {
+                naming += 1;
+            }
+            for line in [
+                format!("api_secret = \"{token}\""),
+                format!("db_password = \"{token}\""),
+            ] {
+                assert_eq!(redact_counted(&line).1, 1, "{line}");
+            }
         }
+        // `cargo test --lib redact::lookalike -- --nocapture` prints the figures.
+        println!("of 20000 random tokens: {named} read as names, {naming} as naming a credential");
         assert!(named < 20, "{named} of 20000 random tokens read as names");
+        assert_eq!(
+            naming, 0,
+            "{naming} of 20000 random tokens read as naming a credential"
+        );
     }
 
     #[test]

@@ -83,7 +83,8 @@
 //! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
-//! (the value alone) and `lookalike` (the value with what stands around it).
+//! (the value alone), `naming` (a value that names what it stands for: `some_password`) and
+//! `lookalike` (the value with what stands around it).
 
 mod assertion;
 mod command_line;
@@ -95,6 +96,7 @@ mod generic;
 mod headers;
 mod hit;
 mod lookalike;
+mod naming;
 mod not_secret;
 mod pair;
 mod private_key;

@@ -94,7 +94,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     #[rustfmt::skip]
     const INFIXES: &[&str] =
         &["your-", "your_", "-here", "_here", "example", "placeholder", "changeme", "changeit",
-          "sample", "dummy", "goes here"];
+          "sample", "dummy", "goes here", "encoded"];
     if INFIXES.iter().any(|i| lower.contains(i)) {
         return true;
     }
@@ -102,15 +102,14 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     const WORDS: &[&str] = &[
         "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey", "api_key",
         "api-key", "key", "changeme", "change_me", "change-me", "changeit", "example", "sample",
-        "dummy", "fake", "test", "null", "nil", "none", "true", "false", "undefined", "redacted",
-        "foo", "bar", "baz", "qux", "quux", "foobar", "foobaz",
-        "hidden", "masked", "placeholder", "string", "str", "number", "int", "integer", "bool",
+        "dummy", "fake", "bogus", "test", "null", "nil", "none", "true", "false", "undefined",
+        "redacted", "quux", "hidden", "masked", "placeholder", "string", "str", "number", "int", "integer", "bool",
         "boolean", "any", "unknown", "bytes", "object", "optional", "required", "await", "new",
         "this", "self", "value", "env", "todo", "tbd", "n/a", "secretstr", "secretstring",
         "credential", "credentials", "auth", "bearer", "basic", "usize", "isize", "u8", "u16",
         "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64", "char", "uint",
         "long", "float", "double", "void", "vec", "option", "result", "box", "disabled",
-        "enabled", "empty", "unset", "notset", "unused",
+        "enabled", "enable", "disable", "empty", "unset", "notset", "unused",
         // Authentication methods (pg_hba.conf's, SASL's, HTTP's): what `auth:` names, not a
         // credential.
         "oauth", "oauth1", "oauth2", "xoauth2", "digest", "ntlm", "kerberos", "negotiate",
@@ -146,15 +145,23 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         .is_some_and(|(user, filler)| {
             !user.is_empty() && !filler.starts_with('/') && is_placeholder(filler)
         });
-    // `myPassword`, `myOAuthAccessToken`: a filler written as a name.
+    // `myPassword`, `myOAuthAccessToken`, `mypassword`: a filler written as a name.
     let mine = v.strip_prefix("my").is_some_and(|rest| {
-        rest.starts_with(|c: char| c.is_ascii_uppercase())
-            && rest.bytes().all(|c| c.is_ascii_alphabetic())
+        (rest.starts_with(|c: char| c.is_ascii_uppercase())
+            && rest.bytes().all(|c| c.is_ascii_alphabetic()))
+            || ["password", "passwd", "pass", "secret", "token", "key"]
+                .iter()
+                .any(|w| rest.eq_ignore_ascii_case(w))
     });
-    // `value2`, `key4 = value4`, `foo1`: a numbered filler.
+    // `value2`, `key4 = value4`, `foo1`: a numbered filler; `foobarbaz`: the fillers glued.
     let numbered = lower.trim_end_matches(|c: char| c.is_ascii_digit());
-    let filler = numbered.len() < lower.len()
-        && ["value", "val", "foo", "bar", "baz", "qux"].contains(&numbered);
+    const FILLERS: &[&str] = &["foo", "bar", "baz", "qux"];
+    let mut glued = numbered;
+    while let Some(rest) = FILLERS.iter().find_map(|f| glued.strip_prefix(f)) {
+        glued = rest;
+    }
+    let filler = (glued.is_empty() && !numbered.is_empty())
+        || (numbered.len() < lower.len() && ["value", "val"].contains(&numbered));
     filler
         || user_and_filler
         || mine
@@ -543,10 +550,14 @@ pub(crate) fn is_version(v: &str) -> bool {
 }
 
 /// Does a password name what it stands for (`mypassword`, `userpass`, `secret_string`)? A
-/// manual's or a sample's placeholder, not a password.
+/// manual's or a sample's placeholder, not a password. Broader than `naming`'s judgement:
+/// only for one-word values a line has already vouched for (directives, client flags,
+/// assertions).
 pub(crate) fn names_itself(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
-    ["password", "passwd", "passphrase", "secret"].iter().any(|w| lower.contains(w))
+    ["password", "passwd", "passphrase", "secret"]
+        .iter()
+        .any(|w| lower.contains(w))
         || lower.ends_with("pass")
 }
 
