@@ -113,9 +113,13 @@ pub struct Removal {
 pub fn removal(folder: &str, windows: bool) -> Removal {
     let owned = |args: &[&str]| args.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     if windows {
+        // One variable, inserted: `BTreeMap::from([..])` sorts its array first, and that
+        // sort's code (~4 KB) would be in the .wasm for one entry.
+        let mut env = BTreeMap::new();
+        env.insert(PATH_VARIABLE.to_owned(), folder.replace('/', "\\"));
         Removal {
             argv: owned(&["powershell.exe", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_DELETE]),
-            env: BTreeMap::from([(PATH_VARIABLE.to_owned(), folder.replace('/', "\\"))]),
+            env,
         }
     } else {
         let mut argv = owned(&["rm", "-rf", "--"]);
