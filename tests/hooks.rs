@@ -2282,6 +2282,23 @@ fn next_rejected_ends_the_hook_and_a_later_hook_works() {
     assert_eq!(h.nexts("session.compact").len(), 1);
 }
 
+/// At most 64 hooks in flight: a 65th lets go of the one with the lowest id (the oldest,
+/// one its shim abandoned), and only that one.
+#[test]
+fn a_65th_hook_in_flight_lets_go_of_the_oldest() {
+    let mut h = Harness::new();
+    let lost = r#"{"lost":"no hook of this id in flight"}"#;
+    for id in 1..=65u32 {
+        let out: Value = serde_json::from_str(&h.core.start("session.compact", &compact_event("manual").to_string())).unwrap();
+        assert_eq!(out["id"], json!(id), "{out}");
+        assert!(out["calls"].is_array(), "hook {id} waits on its calls: {out}");
+    }
+    assert_eq!(h.core.resume(1, "[]"), lost);
+    for id in [2, 40, 65] {
+        assert_ne!(h.core.resume(id, "[]"), lost, "hook {id} is still in flight");
+    }
+}
+
 #[test]
 fn unknown_hooks_and_ids_are_lost() {
     let mut h = Harness::new();
