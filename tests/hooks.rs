@@ -2078,6 +2078,8 @@ fn prune_removes_only_old_plain_session_folders() {
         vec![json!(["rm", "-rf", "--", format!("{ROOT}/{OLD}")])]
     );
     assert_eq!(h.fake.calls("run")[0]["timeoutMs"], 20_000);
+    // No variables: no `env` on the wire at all (the Windows removal's one is an object).
+    assert!(h.fake.calls("run")[0].get("env").is_none(), "{}", h.fake.calls("run")[0]);
     // Each candidate: the folder (resolved) and its log (not), asked together.
     let stats = h.fake.calls("stat");
     assert!(
