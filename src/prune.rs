@@ -7,7 +7,6 @@
 //! holding a `log.jsonl` older than the keep period, never this session's.
 
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 pub const KEEP_DAYS: f64 = 30.0;
 /// The shortest keep period: a day, so no live session's folder goes.
@@ -101,7 +100,8 @@ pub const WINDOWS_DELETE: &str = "[System.IO.Directory]::Delete($env:COMPACT_PLU
 #[derive(Debug, Clone, PartialEq)]
 pub struct Removal {
     pub argv: Vec<String>,
-    pub env: BTreeMap<String, String>,
+    /// Each name once.
+    pub env: Vec<(String, String)>,
 }
 
 /// The command that removes `folder` (already checked by the rules above).
@@ -115,12 +115,12 @@ pub fn removal(folder: &str, windows: bool) -> Removal {
     if windows {
         Removal {
             argv: owned(&["powershell.exe", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_DELETE]),
-            env: BTreeMap::from([(PATH_VARIABLE.to_owned(), folder.replace('/', "\\"))]),
+            env: vec![(PATH_VARIABLE.to_owned(), folder.replace('/', "\\"))],
         }
     } else {
         let mut argv = owned(&["rm", "-rf", "--"]);
         argv.push(folder.to_owned());
-        Removal { argv, env: BTreeMap::new() }
+        Removal { argv, env: Vec::new() }
     }
 }
 
@@ -212,7 +212,7 @@ mod tests {
         assert!(r.argv.iter().all(|a| !a.contains("Users")), "{:?}", r.argv);
         assert_eq!(r.argv.first().map(String::as_str), Some("powershell.exe"));
         assert_ne!(r.argv.first().map(String::as_str), Some("cmd"));
-        assert_eq!(r.env, BTreeMap::from([(PATH_VARIABLE.to_owned(), path.replace('/', "\\"))]));
+        assert_eq!(r.env, [(PATH_VARIABLE.to_owned(), path.replace('/', "\\"))]);
         // The text PowerShell runs names the variable and nothing else from outside.
         assert!(WINDOWS_DELETE.contains(&format!("$env:{PATH_VARIABLE}")));
         assert_eq!(r.argv.last().map(String::as_str), Some(WINDOWS_DELETE));

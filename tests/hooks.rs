@@ -2078,6 +2078,8 @@ fn prune_removes_only_old_plain_session_folders() {
         vec![json!(["rm", "-rf", "--", format!("{ROOT}/{OLD}")])]
     );
     assert_eq!(h.fake.calls("run")[0]["timeoutMs"], 20_000);
+    // No variables: no `env` on the wire at all (the Windows removal's one is an object).
+    assert!(h.fake.calls("run")[0].get("env").is_none(), "{}", h.fake.calls("run")[0]);
     // Each candidate: the folder (resolved) and its log (not), asked together.
     let stats = h.fake.calls("stat");
     assert!(
@@ -2280,6 +2282,23 @@ fn next_rejected_ends_the_hook_and_a_later_hook_works() {
     h.compact(compact_event("manual"));
     assert!(h.pending().is_some());
     assert_eq!(h.nexts("session.compact").len(), 1);
+}
+
+/// At most 64 hooks in flight: a 65th lets go of the one with the lowest id (the oldest,
+/// one its shim abandoned), and only that one.
+#[test]
+fn a_65th_hook_in_flight_lets_go_of_the_oldest() {
+    let mut h = Harness::new();
+    let lost = r#"{"lost":"no hook of this id in flight"}"#;
+    for id in 1..=65u32 {
+        let out: Value = serde_json::from_str(&h.core.start("session.compact", &compact_event("manual").to_string())).unwrap();
+        assert_eq!(out["id"], json!(id), "{out}");
+        assert!(out["calls"].is_array(), "hook {id} waits on its calls: {out}");
+    }
+    assert_eq!(h.core.resume(1, "[]"), lost);
+    for id in [2, 40, 65] {
+        assert_ne!(h.core.resume(id, "[]"), lost, "hook {id} is still in flight");
+    }
 }
 
 #[test]

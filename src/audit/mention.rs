@@ -146,7 +146,9 @@ impl Mentions {
                     .flat_map(move |m| m.iter().map(move |(text, t)| mention(kind, text, t)))
             })
             .collect();
-        all.sort_by(rank);
+        // `rank` ends on (kind, text), which no two mentions share: no ties, so the unstable
+        // sort gives the stable one's order, with one sort less in the .wasm.
+        all.sort_unstable_by(rank);
         all
     }
 

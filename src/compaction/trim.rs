@@ -118,13 +118,12 @@ pub fn plan(messages: &Messages, share: f64) -> Vec<Cut> {
                 }
                 let new = cut_text(r);
                 now = now - r.len() + new.len();
-                let at = match cuts.iter().position(|c| c.index == index) {
-                    Some(at) => at,
-                    None => {
-                        cuts.push(Cut { index, results: vec![None; m.result_texts.len()] });
-                        cuts.len() - 1
-                    }
-                };
+                // The cuts are kept in message order as they are made (a later pass may cut an
+                // earlier message): no sort at the end, and no sort's code in the .wasm.
+                let at = cuts.partition_point(|c| c.index < index);
+                if cuts.get(at).is_none_or(|c| c.index != index) {
+                    cuts.insert(at, Cut { index, results: vec![None; m.result_texts.len()] });
+                }
                 if let Some(slot) = cuts.get_mut(at).and_then(|c| c.results.get_mut(k)) {
                     *slot = Some(new);
                 }
@@ -134,7 +133,6 @@ pub fn plan(messages: &Messages, share: f64) -> Vec<Cut> {
             }
         }
     }
-    cuts.sort_by_key(|c| c.index);
     cuts
 }
 
@@ -234,6 +232,23 @@ mod tests {
         let messages = parse_messages(&v.to_string());
         let cuts = plan(&messages, 0.5);
         assert_eq!(cuts.iter().map(|c| c.index).collect::<Vec<_>>(), [2]);
+    }
+
+    /// A later pass cuts an earlier message than the first pass did: the cuts still come in
+    /// message order (the shim numbers them so), each message once.
+    #[test]
+    fn cuts_come_in_message_order_whichever_pass_made_them() {
+        let v = json!([
+            {"role": "user", "text": "go", "handle": "h0", "toolUses": []},
+            {"role": "user", "text": "", "handle": "u0", "toolUses": [], "toolResults": [{}, {}], "resultTexts": ["s".repeat(20_000), "t".repeat(20_000)]},
+            {"role": "user", "text": "", "handle": "u1", "toolUses": [], "toolResults": [{}], "resultTexts": ["b".repeat(200_000)]},
+            {"role": "assistant", "text": "ok", "handle": "a", "toolUses": []},
+            {"role": "user", "text": "next", "handle": "n", "toolUses": []},
+        ]);
+        let messages = parse_messages(&v.to_string());
+        let cuts = plan(&messages, 0.05);
+        assert_eq!(cuts.iter().map(|c| c.index).collect::<Vec<_>>(), [1, 2], "{cuts:?}");
+        assert!(cuts[0].results.iter().all(Option::is_some), "both of the earlier message's results are cut");
     }
 
     #[test]
