@@ -13,8 +13,15 @@ pub fn number_to_string(n: f64) -> String {
     if n == 0.0 {
         return "0".into();
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde±x".
-    let sci = format!("{:e}", n.abs());
+    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde±x". When two such digit
+    // strings are equally close to `n`, it takes the upper one and JS the even one (ECMA-262
+    // Number::toString, step 5: `1394865425023536.25` prints `…536.2`). Rounding `n` to
+    // that many digits exactly ties to even, as JS does; it is taken when it reads back as
+    // `n`, which it does but where the shortest digits are not the closest ones.
+    let shortest = format!("{:e}", n.abs());
+    let places = shortest.split('e').next().map_or(0, |m| m.len().saturating_sub(2));
+    let closest = format!("{:.places$e}", n.abs());
+    let sci = if closest.parse::<f64>() == Ok(n.abs()) { closest } else { shortest };
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let exp: i64 = exp.parse().unwrap_or(0);
@@ -66,6 +73,12 @@ mod tests {
             (5e-324, "5e-324"),
             (1.7976931348623157e308, "1.7976931348623157e+308"),
             (8.64e15, "8640000000000000"),
+            // Two shortest digit strings equally close: JS takes the even one
+            // (`String(1394865425023536.25)` in Node 22 is "1394865425023536.2").
+            (1394865425023536.25, "1394865425023536.2"),
+            (-1394865425023536.25, "-1394865425023536.2"),
+            (0.25, "0.25"),
+            (2.5, "2.5"),
         ];
         for (n, want) in cases {
             assert_eq!(number_to_string(n), want, "{n}");
