@@ -381,13 +381,15 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || v.starts_with(char::is_whitespace)
         || v.ends_with(char::is_whitespace)
         || is_expression(v)
-        // Counts, ids, versions: a token or secret has letters.
-        || (!password && !v.chars().any(char::is_alphabetic))
+        // Counts, ids, versions: a token or secret has letters, unless its digits are
+        // written as text (`"1231231231"`, `1234-5678-91000`).
+        || (!password && !v.chars().any(char::is_alphabetic) && !is_digit_credential(v, quote))
         || (password
             && !env_line
             && !connection_string
             && (!directive || v.len() < 4)
-            && v.bytes().all(|c| c.is_ascii_digit()))
+            && v.bytes().all(|c| c.is_ascii_digit())
+            && !is_digit_credential(v, quote))
         // Keys, tokens and secrets are single words; passwords may be passphrases, but not
         // sentences.
         || (!password && v.chars().any(char::is_whitespace))
@@ -514,6 +516,20 @@ fn not_key_material(v: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
         || bits_per_char(v.as_bytes()) < 3.5
         || is_uuid(v)
+}
+
+/// Digits a credential's key holds as text, not as a number: quoted, 8 digits or more
+/// (`api_key = "1231231231"`, `client_secret="0123…"`), or groups of digits joined by `-`, 10
+/// or more in all (`API_TOKEN=1234-5678-91000`, `apikey: 12345-1234512345`), which no number,
+/// date (8 digits) or version is. Not a filler of one or two digits (`"00000000"`).
+pub(crate) fn is_digit_credential(v: &str, quote: Option<u8>) -> bool {
+    let groups = v.split('-').count();
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    let all_digits = v.split('-').all(|g| !g.is_empty() && g.bytes().all(|c| c.is_ascii_digit()));
+    let varied = (b'0'..=b'9').filter(|d| v.as_bytes().contains(d)).count() >= 3;
+    all_digits
+        && varied
+        && ((groups == 1 && digits >= 8 && quote.is_some()) || (groups >= 2 && digits >= 10))
 }
 
 /// A digest in base64: SHA-1's 28 characters, SHA-256's 44, SHA-512's 88, padded.

@@ -94,6 +94,7 @@ mod formats;
 mod generic;
 mod headers;
 mod hit;
+mod jwk;
 mod lookalike;
 mod not_secret;
 mod pair;

@@ -289,10 +289,16 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
     while bytes.get(i) == Some(&b'\\') {
         i += 1;
     }
+    // `b"…"`, `rb'…'`: Python's string and bytes prefixes (its lexical analysis lists them);
+    // the literal after them is the value, escapes and all.
+    let prefixed = string_prefix(bytes, at);
+    if prefixed > 0 {
+        i = at + prefixed;
+    }
     match bytes.get(i).copied() {
-        Some(q @ (b'"' | b'\'' | b'`')) if i == at || q == b'"' => {
+        Some(q @ (b'"' | b'\'' | b'`')) if i == at || q == b'"' || prefixed > 0 => {
             let start = i + 1;
-            let escaped_quotes = i > at;
+            let escaped_quotes = i > at && prefixed == 0;
             let mut k = start;
             let end = loop {
                 let c = *bytes.get(k)?;
@@ -311,7 +317,7 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
                     if escaped_quotes && bytes.get(k + slashes) == Some(&q) {
                         break k;
                     }
-                    if escaped_quotes || q != b'"' {
+                    if escaped_quotes || (q != b'"' && prefixed == 0) {
                         return None;
                     }
                     k += 2;
@@ -331,7 +337,7 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
                 next_line: false,
             })
         }
-        Some(_) if i > at => None,
+        Some(_) if i > at || prefixed > 0 => None,
         Some(_) => {
             let rest = text.get(at..)?;
             let mut end = at;
@@ -356,6 +362,20 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
             })
         }
         None => None,
+    }
+}
+
+/// The length of a Python string or bytes prefix at `at` (`b`, `r`, `u`, `br`, `rb`, any
+/// case) that a quote follows; 0 if none. Not `f`: an f-string's value is code.
+fn string_prefix(b: &[u8], at: usize) -> usize {
+    let letter = |i: usize| b.get(i).is_some_and(|c| b"bBrRuU".contains(c));
+    let quote = |i: usize| matches!(b.get(i), Some(b'"' | b'\''));
+    if letter(at) && quote(at + 1) {
+        1
+    } else if letter(at) && letter(at + 1) && quote(at + 2) {
+        2
+    } else {
+        0
     }
 }
 

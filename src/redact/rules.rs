@@ -9,6 +9,7 @@ use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
+use super::jwk::{jwk_member, JWK_MEMBERS};
 use super::private_key::private_key_block;
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
@@ -34,6 +35,7 @@ pub(crate) enum Rule {
     PgpassLine,
     PppSecret,
     AssertedCredential,
+    JwkMember,
     Assignment,
 }
 
@@ -60,6 +62,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PgpassLine,
     Rule::PppSecret,
     Rule::AssertedCredential,
+    Rule::JwkMember,
     Rule::Assignment,
 ];
 
@@ -136,6 +139,7 @@ impl Rule {
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
+            Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Any, jwk_member),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
