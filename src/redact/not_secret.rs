@@ -16,8 +16,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
-    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
-    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*' | '@')
+    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs; not a password
+    // that begins with `@` (`"@N&Ibl3!"`): a file's or a ref's name holds no `&`, `!`, `#`.
+    let file_ref = first == '@' && !any_of(v, b"&!#%^*+=");
+    if file_ref
+        || matches!(first, '$' | '%' | '{' | '<' | '[' | '*')
         || v.starts_with("#{")
         || v.starts_with("--")
     {
@@ -307,7 +310,13 @@ fn is_base64_blob(v: &str) -> bool {
 /// name (`self.password`, `this.#key`), a number (`0x04`), a snake_case name
 /// (`__u32`, `db_password`) or a camelCase one (`userPassword`).
 pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
-    if next.is_some_and(|c| b"([{<".contains(&c)) || v.contains("::") || v.ends_with('!') {
+    // `vec!`, `todo!`: a macro's name (letters), not `netapp1!`, a password's last character.
+    let mut parts = v.rsplitn(2, '!');
+    let macro_name = parts.next() == Some("")
+        && parts
+            .next()
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphabetic() || c == b'_'));
+    if next.is_some_and(|c| b"([{<".contains(&c)) || v.contains("::") || macro_name {
         return true;
     }
     if v.len() > 2

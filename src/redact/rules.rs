@@ -10,13 +10,14 @@ use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
-use super::private_key::private_key_block;
+use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Rule {
     PrivateKey,
+    PuttyKey,
     SlackWebhook,
     Authorization,
     Bearer,
@@ -41,7 +42,7 @@ pub(crate) enum Rule {
 
 /// Where the provider table's rows go in the order: after the private key blocks, before
 /// every rule that reads a key or a header (whose value may be a provider token).
-pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey];
+pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey, Rule::PuttyKey];
 
 pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SlackWebhook,
@@ -87,6 +88,7 @@ impl Rule {
         };
         match self {
             Rule::PrivateKey => spec(&["-----BEGIN"], false, Boundary::Any, private_key_block),
+            Rule::PuttyKey => spec(&[PUTTY_PRIVATE_LINES], false, Boundary::Any, putty_private_lines),
             Rule::SlackWebhook => spec(&["hooks.slack.com/"], true, Boundary::Any, slack_webhook),
             Rule::Authorization => spec(&["authorization"], true, Boundary::Segment, authorization),
             Rule::Bearer => spec(&["Bearer"], false, Boundary::Word, bearer),
