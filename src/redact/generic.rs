@@ -15,7 +15,7 @@ use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     any_of, declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
     is_identifier_words, is_name, is_placeholder, is_reference, is_type_name, is_version,
-    looks_like_code,
+    looks_like_code, names_a_password,
 };
 use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
@@ -397,7 +397,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         // A call's second argument is a default only when it is one word.
         || (sep == Separator::Argument && (quote.is_none() || v.contains(char::is_whitespace)))
         // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
-        || (!password && is_name_value && !env_word)
+        || (!password && is_name_value && !env_word && !word_secret(&name, &lower_key, v, quote))
 
         // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
         || (!password && is_reference(v))
@@ -516,6 +516,18 @@ fn not_key_material(v: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
         || bits_per_char(v.as_bytes()) < 3.5
         || is_uuid(v)
+}
+
+/// `"client_secret": "drickyoughurt"`, `"refresh_token": "alabalaportocala"`: one long word of
+/// lower-case letters, quoted under a compound credential's name (a qualifier and the key
+/// word), is that credential however word-like; a name (`"github_webhook"`) has separators,
+/// a label capitals, and a value naming what it stands for (`"clientsecret"`) stays.
+fn word_secret(name: &str, lower_key: &str, v: &str, quote: Option<u8>) -> bool {
+    quote.is_some()
+        && name.len() > lower_key.len() + 1
+        && v.len() >= 12
+        && v.bytes().all(|c| c.is_ascii_lowercase())
+        && !names_a_password(v)
 }
 
 /// Digits a credential's key holds as text, not as a number: quoted, 8 digits or more

@@ -34,11 +34,7 @@ const MIN_MATERIAL: usize = 20;
 pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let quote = *b.get(pos)?;
-    let name_len = b
-        .get(pos + 1..)?
-        .iter()
-        .take(4)
-        .position(|c| *c == quote)?;
+    let name_len = b.get(pos + 1..)?.iter().take(4).position(|c| *c == quote)?;
     let name = b.get(pos + 1..pos + 1 + name_len)?;
     let mut i = blanks(b, pos + 2 + name_len);
     if b.get(i) != Some(&b':') {
@@ -49,11 +45,17 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
     if !matches!(open, b'"' | b'\'') {
         return None;
     }
-    let triple = b.get(i..i + 3).is_some_and(|t| t.iter().all(|c| *c == open));
+    let triple = b
+        .get(i..i + 3)
+        .is_some_and(|t| t.iter().all(|c| *c == open));
     let start = i + if triple { 3 } else { 1 };
     let symmetric = matches!(name, b"k" | b"key") && says_oct(text, pos);
     if symmetric && !triple {
-        let len = b.get(start..)?.iter().take(512).position(|c| *c == open || *c == b'\n')?;
+        let len = b
+            .get(start..)?
+            .iter()
+            .take(512)
+            .position(|c| *c == open || *c == b'\n')?;
         let value = text.get(start..start + len)?;
         if b.get(start + len) != Some(&open) || value.is_empty() || is_placeholder(value) {
             return None;
@@ -73,14 +75,22 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
     if first_run < MIN_MATERIAL || !mixed || bits_per_char(material) < 3.5 {
         return None;
     }
-    let kind = if name == b"k" { "secret-assignment" } else { "private-key" };
+    let kind = if name == b"k" {
+        "secret-assignment"
+    } else {
+        "private-key"
+    };
     Some(Hit::span(start, end, kind))
 }
 
 /// Where the base64url value that starts at `start` ends: at its closing quote (not taken);
 /// in a triple-quoted string, across line breaks and indentation, up to the closing quotes.
 fn material_end(b: &[u8], start: usize, triple: bool) -> Option<usize> {
-    let run = |at: usize| at + b.get(at..).map_or(0, |t| t.iter().take_while(|c| is_b64url(**c)).count());
+    let run = |at: usize| {
+        at + b
+            .get(at..)
+            .map_or(0, |t| t.iter().take_while(|c| is_b64url(**c)).count())
+    };
     let mut end = run(start);
     if !triple {
         return matches!(b.get(end), Some(b'"' | b'\'' | b'\\')).then_some(end);
@@ -120,14 +130,20 @@ mod tests {
         let ec = r#"{"kty":"EC", "crv":"P-256", "x":"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4", "d":"870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE"}"#;
         let out = redact(ec);
         assert!(!out.contains("870MB6gfuTJ4"), "{out}");
-        assert!(out.contains("MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4"), "{out}");
+        assert!(
+            out.contains("MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4"),
+            "{out}"
+        );
         let oct = r#"{"kty":"oct", "alg":"A128KW", "k":"GawgguFyGrWKav7AX4VKUg"}"#;
         assert!(!redact(oct).contains("GawgguFyGrWKav7AX4VKUg"));
         let pyjwkest = r#"{"kty": "oct", "key": "a1b2c3d4", "use": "sig"},"#;
         assert!(!redact(pyjwkest).contains("a1b2c3d4"));
         let triple = "    \"d\": \"\"\"CkZmjH13BmGKWwhH_atA-jsp1yNxu\n          byL7nr1Ivf4iOFcs_fZqgH0PyPVDZIJt31QcH\"\"\",";
         let out = redact(triple);
-        assert!(!out.contains("CkZmjH13") && !out.contains("byL7nr1I"), "{out}");
+        assert!(
+            !out.contains("CkZmjH13") && !out.contains("byL7nr1I"),
+            "{out}"
+        );
         assert!(out.ends_with("\"\"\","), "{out}");
     }
 
