@@ -524,7 +524,7 @@ fn not_key_material(v: &str) -> bool {
 /// a label capitals, and a value naming what it stands for (`"clientsecret"`) stays.
 fn word_secret(name: &str, lower_key: &str, v: &str, quote: Option<u8>) -> bool {
     quote.is_some()
-        && name.len() > lower_key.len() + 1
+        && (name.len() > lower_key.len() + 1 || lower_key.contains(['_', '-']))
         && v.len() >= 12
         && v.bytes().all(|c| c.is_ascii_lowercase())
         && !names_a_password(v)

@@ -179,15 +179,23 @@ fn is_escapes(v: &str) -> bool {
     any
 }
 
-/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
+/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`), where the
+/// random part would be: not an id's padding of zeros inside a token whose random part
+/// follows it (Backblaze's `4_0022623512fc8f80000000001_…_acct_tH7VW03boebOXayIc43…`).
 pub(crate) fn has_filler_run(v: &str) -> bool {
     let mut run = 0;
     let mut last = 0u8;
-    for c in v.bytes() {
+    for (i, c) in v.bytes().enumerate() {
         run = if c == last { run + 1 } else { 1 };
         last = c;
         if run >= 8 && b"xX*#0.".contains(&c) {
-            return true;
+            let tail = v.as_bytes().get(i..).unwrap_or(&[]);
+            let tail = tail.get(tail.iter().take_while(|d| **d == c).count()..).unwrap_or(&[]);
+            let random_after = tail.len() > 24
+                && tail.iter().any(u8::is_ascii_uppercase)
+                && tail.iter().any(u8::is_ascii_lowercase)
+                && tail.iter().any(|d| d.is_ascii_digit() && *d != b'0');
+            return !random_after;
         }
     }
     false

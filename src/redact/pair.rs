@@ -219,9 +219,26 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
         .rposition(|c| !(c.is_ascii_alphanumeric() || b"_.-".contains(c)))
         .unwrap_or(0);
     let before_quote = head.get(..name_start).unwrap_or(&[]);
-    let trimmed = before_quote
-        .iter()
-        .rposition(|c| !matches!(c, b' ' | b'\t'));
+    let blanks_back = |end: usize| {
+        before_quote
+            .get(..end)
+            .and_then(|h| h.iter().rposition(|c| !matches!(c, b' ' | b'\t')))
+    };
+    let mut trimmed = blanks_back(before_quote.len());
+    // `modparam("siptrace", "auth_key", "…")` (Kamailio's), `config.set("db", "password",
+    // "…")` (Python's configparser): the key is the second argument, after a section's or
+    // a module's quoted name.
+    if let Some(comma) = trimmed.filter(|i| before_quote.get(*i) == Some(&b',')) {
+        let close = blanks_back(comma).filter(|i| matches!(before_quote.get(*i), Some(b'"' | b'\'')));
+        let quote = close.and_then(|i| before_quote.get(i));
+        let open = close.and_then(|i| {
+            let name = before_quote.get(i.saturating_sub(64)..i)?;
+            let len = name.iter().rev().take_while(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c)).count();
+            let at = i - len - 1;
+            (before_quote.get(at) == quote).then_some(at)
+        });
+        trimmed = open.and_then(blanks_back);
+    }
     let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
         return false;
     };
