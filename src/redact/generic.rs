@@ -400,7 +400,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || (!password && is_name_value && !env_word && !word_secret(&name, &lower_key, v, quote))
 
         // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
-        || (!password && is_reference(v))
+        || (!password && is_reference(v) && !auth_pair(&lower_key, v))
         // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
         || weak_survives
         || weak_material
@@ -528,6 +528,19 @@ fn word_secret(name: &str, lower_key: &str, v: &str, quote: Option<u8>) -> bool 
         && v.len() >= 12
         && v.bytes().all(|c| c.is_ascii_lowercase())
         && !names_a_password(v)
+}
+
+/// apt-cacher-ng's `AdminAuth: mooma:moopa` (its manual: `username:password`): an `auth`
+/// key's user and password, not a reference (`auth=fifo:/run/fifo`, `secret=env:NAME`).
+fn auth_pair(lower_key: &str, v: &str) -> bool {
+    const SCHEMES: &[&str] = &["env", "file", "fifo", "fd", "exec", "cmd", "vault", "keyring"];
+    lower_key == "auth"
+        && v.split_once(':').is_some_and(|(user, pw)| {
+            !pw.is_empty()
+                && !pw.starts_with('/')
+                && !pw.contains(':')
+                && !SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(user))
+        })
 }
 
 /// Digits a credential's key holds as text, not as a number: quoted, 8 digits or more
