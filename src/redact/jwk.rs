@@ -16,7 +16,7 @@
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
-use super::shape::{blanks, is_b64url};
+use super::shape::{blanks, is_b64url, quoted};
 
 /// The members, quoted as JSON and Python write them: the trigger of each starts at its
 /// opening quote.
@@ -51,16 +51,10 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
     let start = i + if triple { 3 } else { 1 };
     let symmetric = matches!(name, b"k" | b"key") && says_oct(text, pos);
     if symmetric && !triple {
-        let len = b
-            .get(start..)?
-            .iter()
-            .take(512)
-            .position(|c| *c == open || *c == b'\n')?;
-        let value = text.get(start..start + len)?;
-        if b.get(start + len) != Some(&open) || value.is_empty() || is_placeholder(value) {
-            return None;
-        }
-        return Some(Hit::span(start, start + len, "secret-assignment"));
+        let (s, e) = quoted(b, i, 512)?;
+        let value = text.get(s..e)?;
+        return (!value.is_empty() && !is_placeholder(value))
+            .then_some(Hit::span(s, e, "secret-assignment"));
     }
     if name == b"key" {
         return None;

@@ -24,9 +24,11 @@ pub(crate) fn putty_private_lines(text: &str, pos: usize) -> Option<Hit> {
     while b.get(i) == Some(&b' ') {
         i += 1;
     }
-    let digits = b.get(i..)?.iter().take(4).take_while(|c| c.is_ascii_digit()).count();
-    let lines: usize = text.get(i..i + digits)?.parse().ok()?;
-    i += digits;
+    let mut lines = 0;
+    while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit() && lines < 1000) {
+        lines = lines * 10 + usize::from(d - b'0');
+        i += 1;
+    }
     let (mut start, mut longest) = (None, 0);
     for _ in 0..lines {
         // Each line on a line of its own (a real or a JSON-escaped break), not after blanks.
