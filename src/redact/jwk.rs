@@ -18,11 +18,14 @@ use super::hit::Hit;
 use super::not_secret::is_placeholder;
 use super::shape::{blanks, is_b64url, quoted};
 
-/// The members, quoted as JSON and Python write them: the trigger of each starts at its
-/// opening quote.
+/// The members as JSON and Python write them, from their name to the `:` after its closing
+/// quote, and `kty` (a symmetric key's `"kty": "oct"`), each after its opening quote
+/// (`Boundary::Quote`).
+/// Not from the opening quote: a quote is every tenth byte of a transcript's JSON, and a
+/// trigger there made the scan stop at each.
 pub(crate) const JWK_MEMBERS: &[&str] = &[
-    "\"d\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\"", "\"k\"", "\"key\"", "'d'", "'p'",
-    "'q'", "'dp'", "'dq'", "'qi'", "'k'", "'key'",
+    "d\":", "p\":", "q\":", "dp\":", "dq\":", "qi\":", "k\":", "d':", "p':", "q':", "dp':", "dq':",
+    "qi':", "k':", "kty\"", "kty'",
 ];
 
 /// The shortest private member read without its object's `kty`: a P-256 key's `d` is 43
@@ -30,17 +33,26 @@ pub(crate) const JWK_MEMBERS: &[&str] = &[
 /// long without a blank.
 const MIN_MATERIAL: usize = 20;
 
-/// The secret value of the JWK member whose opening quote is at `pos`.
+/// The secret value of the JWK member whose name starts at `pos`, or of the symmetric key
+/// whose `"kty": "oct"` has its `kty` there.
 pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    let quote = *b.get(pos)?;
-    let name_len = b.get(pos + 1..)?.iter().take(4).position(|c| *c == quote)?;
-    let name = b.get(pos + 1..pos + 1 + name_len)?;
-    let mut i = blanks(b, pos + 2 + name_len);
-    if b.get(i) != Some(&b':') {
+    let quote = *b.get(pos.checked_sub(1)?)?;
+    // The member's name is a whole quoted name: `"d"`, not the end of `"id"`.
+    let name_len = b.get(pos..)?.iter().take(4).position(|c| *c == quote)?;
+    if !matches!(quote, b'"' | b'\'')
+        || pos
+            .checked_sub(2)
+            .and_then(|i| b.get(i))
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    {
         return None;
     }
-    i = blanks(b, i + 1);
+    let name = b.get(pos..pos + name_len)?;
+    if name == b"kty" {
+        return symmetric_key(text, pos);
+    }
+    let i = blanks(b, pos + name_len + 2);
     let open = *b.get(i)?;
     if !matches!(open, b'"' | b'\'') {
         return None;
@@ -49,20 +61,13 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
         .get(i..i + 3)
         .is_some_and(|t| t.iter().all(|c| *c == open));
     let start = i + if triple { 3 } else { 1 };
-    let symmetric = matches!(name, b"k" | b"key") && says_oct(text, pos);
-    if symmetric && !triple {
-        let (s, e) = quoted(b, i, 512)?;
-        let value = text.get(s..e)?;
-        return (!value.is_empty() && !is_placeholder(value))
-            .then_some(Hit::span(s, e, "secret-assignment"));
-    }
-    if name == b"key" {
-        return None;
-    }
     let end = material_end(b, start, triple)?;
-    let first_line = b.get(start..)?;
-    let first_run = first_line.iter().take_while(|c| is_b64url(**c)).count();
-    let material = first_line.get(..first_run)?;
+    let first_run = b
+        .get(start..)?
+        .iter()
+        .take_while(|c| is_b64url(**c))
+        .count();
+    let material = b.get(start..start + first_run)?;
     let mixed = material.iter().any(u8::is_ascii_uppercase)
         && material.iter().any(u8::is_ascii_lowercase)
         && material.iter().any(u8::is_ascii_digit);
@@ -75,6 +80,49 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
         "private-key"
     };
     Some(Hit::span(start, end, kind))
+}
+
+/// After `"kty": "oct"` (its `kty` at `pos`), the value of the object's `"k"` or `"key"`
+/// later on the line, whatever it reads as: a symmetric key may be any bytes.
+fn symmetric_key(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let value = b
+        .get(pos + 4..)?
+        .iter()
+        .position(|c| !matches!(c, b'"' | b'\'' | b':' | b' ' | b'\t'))?;
+    let pos = pos + 4 + value;
+    if b.get(pos..pos + 4)
+        .is_none_or(|t| !matches!(t, b"oct\"" | b"oct'"))
+    {
+        return None;
+    }
+    let line = b.get(pos..)?;
+    let line = line.get(
+        ..line
+            .iter()
+            .take(512)
+            .position(|c| *c == b'\n')
+            .unwrap_or(line.len().min(512)),
+    )?;
+    let member = line.windows(5).position(|w| {
+        matches!(w, [q, b'k', r, b':', _] | [q, b'k', b'e', b'y', r] if q == r && matches!(q, b'"' | b'\''))
+    })?;
+    let name_end = pos
+        + member
+        + if line.get(member + 2) == Some(&b'e') {
+            5
+        } else {
+            3
+        };
+    let i = blanks(b, name_end);
+    let i = if b.get(i) == Some(&b':') {
+        blanks(b, i + 1)
+    } else {
+        return None;
+    };
+    let (s, e) = quoted(b, i, 512)?;
+    let value = text.get(s..e)?;
+    (!value.is_empty() && !is_placeholder(value)).then_some(Hit::span(s, e, "secret-assignment"))
 }
 
 /// Where the base64url value that starts at `start` ends: at its closing quote (not taken);
@@ -100,18 +148,6 @@ fn material_end(b: &[u8], start: usize, triple: bool) -> Option<usize> {
         }
         end = more;
     }
-}
-
-/// Does the object the member at `pos` belongs to say `"kty": "oct"` earlier on its line?
-fn says_oct(text: &str, pos: usize) -> bool {
-    let line = super::pair::line_before(text, pos);
-    let Some(at) = line.find("kty") else {
-        return false;
-    };
-    line.get(at + 3..).is_some_and(|rest| {
-        rest.trim_start_matches(['"', '\'', ':', ' ', '\t'])
-            .starts_with("oct")
-    })
 }
 
 #[cfg(test)]

@@ -141,7 +141,7 @@ impl Rule {
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
-            Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Any, jwk_member),
+            Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
