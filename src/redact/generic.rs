@@ -533,7 +533,8 @@ fn word_secret(name: &str, lower_key: &str, v: &str, quote: Option<u8>) -> bool 
 /// apt-cacher-ng's `AdminAuth: mooma:moopa` (its manual: `username:password`): an `auth`
 /// key's user and password, not a reference (`auth=fifo:/run/fifo`, `secret=env:NAME`).
 fn auth_pair(lower_key: &str, v: &str) -> bool {
-    const SCHEMES: &[&str] = &["env", "file", "fifo", "fd", "exec", "cmd", "vault", "keyring"];
+    // The references the guard was written for: `env:`, `file:`, `fifo:`, OpenSSL's `fd:`.
+    const SCHEMES: &[&str] = &["env", "file", "fifo", "fd"];
     lower_key == "auth"
         && v.split_once(':').is_some_and(|(user, pw)| {
             !pw.is_empty()
