@@ -10,7 +10,7 @@
 use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
-use super::shape::{literal_at, quoted};
+use super::shape::{literal_at, name_quoted_before, quoted, string_prefix};
 
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -229,14 +229,7 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
     // "…")` (Python's configparser): the key is the second argument, after a section's or
     // a module's quoted name.
     if let Some(comma) = trimmed.filter(|i| before_quote.get(*i) == Some(&b',')) {
-        let close = blanks_back(comma).filter(|i| matches!(before_quote.get(*i), Some(b'"' | b'\'')));
-        let quote = close.and_then(|i| before_quote.get(i));
-        let open = close.and_then(|i| {
-            let name = before_quote.get(i.saturating_sub(64)..i)?;
-            let len = name.iter().rev().take_while(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c)).count();
-            let at = i - len - 1;
-            (before_quote.get(at) == quote).then_some(at)
-        });
+        let open = blanks_back(comma).and_then(|close| name_quoted_before(before_quote, close));
         trimmed = open.and_then(blanks_back);
     }
     let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
@@ -379,20 +372,6 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
             })
         }
         None => None,
-    }
-}
-
-/// The length of a Python string or bytes prefix at `at` (`b`, `r`, `u`, `br`, `rb`, any
-/// case) that a quote follows; 0 if none. Not `f`: an f-string's value is code.
-fn string_prefix(b: &[u8], at: usize) -> usize {
-    let letter = |i: usize| b.get(i).is_some_and(|c| b"bBrRuU".contains(c));
-    let quote = |i: usize| matches!(b.get(i), Some(b'"' | b'\''));
-    if letter(at) && quote(at + 1) {
-        1
-    } else if letter(at) && letter(at + 1) && quote(at + 2) {
-        2
-    } else {
-        0
     }
 }
 
