@@ -6,6 +6,7 @@
 //! not a plain name (`len(x.token)`), or a literal naming itself (`"secret"`,
 //! `"session-token"`, `"the_key"`, `"[REDACTED]"`) is left alone.
 
+use super::generic::is_digit_credential;
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
 use super::shape::{blanks, quoted};
@@ -85,7 +86,9 @@ pub(crate) fn asserted_credential(text: &str, pos: usize) -> Option<Hit> {
         // `"the_key"`, `"session-token"`: a value naming what it stands for.
         || ["key", "token"].iter().any(|w| v.to_ascii_lowercase().contains(w))
         // A token or key has letters; a password may be digits.
-        || (!password && !v.bytes().any(|c| c.is_ascii_alphabetic()));
+        || (!password
+            && !v.bytes().any(|c| c.is_ascii_alphabetic())
+            && !is_digit_credential(v, Some(b'"')));
     if judged_out {
         return None;
     }

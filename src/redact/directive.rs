@@ -41,7 +41,9 @@ const BARE_DIRECTIVES: &[&str] = &["requirepass", "masterauth", "rootpw", "bindp
 
 /// The plain words among them (msmtp's `password`, isync's `Pass`) also open lines of prose,
 /// code and other syntaxes: their bare value must read as a password, letters and digits.
-const BARE_WORDS: &[&str] = &["password", "pass", "passphrase"];
+/// radsecproxy's `secret` (radsecproxy.conf(5): a `client` or `server` block's shared RADIUS
+/// secret) is written so too.
+const BARE_WORDS: &[&str] = &["password", "pass", "passphrase", "secret"];
 
 /// May the directive whose key word starts at `key_start` and whose name ends at `name_end`
 /// take `value` unquoted?

@@ -122,7 +122,7 @@ square-token sq0atp- B{22,60}
 \" EAAA B{60}
 square-secret sq0csp- B{43}
 shopify-token shpat_|shpca_|shppa_|shpss_ H{32}
-shippo-token shippo_live_|shippo_test_ H{40}
+shippo-token shippo_live_|shippo_test_ H{5,40}
 duffel-token duffel_test_|duffel_live_ P{43}
 easypost-token EZAK|EZTK A{54}
 flutterwave-key FLWSECK_TEST-|FLWSECK- H{12,32}
@@ -251,6 +251,8 @@ tencent-secret-id AKID A{32} e38
 apify-token apify_api_ A{36}
 new-relic-key NRJS- h{19}
 woocommerce-key ck_|cs_ h{40}
+# the fifth round: documented prefixes the promoted sets held
+netbox-token nbt_ A{12,}.A{40,}
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}

@@ -15,7 +15,7 @@ use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     any_of, declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
     is_identifier_words, is_name, is_placeholder, is_reference, is_type_name, is_version,
-    looks_like_code,
+    looks_like_code, names_a_password,
 };
 use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
@@ -385,13 +385,15 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || v.starts_with(char::is_whitespace)
         || v.ends_with(char::is_whitespace)
         || is_expression(v)
-        // Counts, ids, versions: a token or secret has letters.
-        || (!password && !v.chars().any(char::is_alphabetic))
+        // Counts, ids, versions: a token or secret has letters, unless its digits are
+        // written as text (`"1231231231"`, `1234-5678-91000`).
+        || (!password && !v.chars().any(char::is_alphabetic) && !is_digit_credential(v, quote))
         || (password
             && !env_line
             && !connection_string
             && (!directive || v.len() < 4)
-            && v.bytes().all(|c| c.is_ascii_digit()))
+            && v.bytes().all(|c| c.is_ascii_digit())
+            && !is_digit_credential(v, quote))
         // Keys, tokens and secrets are single words; passwords may be passphrases, but not
         // sentences.
         || (!password && v.chars().any(char::is_whitespace))
@@ -399,10 +401,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         // A call's second argument is a default only when it is one word.
         || (sep == Separator::Argument && (quote.is_none() || v.contains(char::is_whitespace)))
         // `"token": "github_webhook"`, `"apiKeyHelper"`: names, not secrets.
-        || (!password && is_name_value && !env_word)
+        || (!password && is_name_value && !env_word && !word_secret(&name, &lower_key, v, quote))
 
         // `auth=fifo:/run/fifo`, `secret=env:NAME`: a reference.
-        || (!password && is_reference(v))
+        || (!password && is_reference(v) && !auth_pair(&lower_key, v))
         // `"pass": "fail"`, `pwd: "Get-Location"`, test statuses, prose.
         || weak_survives
         || weak_material
@@ -518,6 +520,46 @@ fn not_key_material(v: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
         || bits_per_char(v.as_bytes()) < 3.5
         || is_uuid(v)
+}
+
+/// `"client_secret": "drickyoughurt"`, `"refresh_token": "alabalaportocala"`: one long word of
+/// lower-case letters, quoted under a compound credential's name (a qualifier and the key
+/// word), is that credential however word-like; a name (`"github_webhook"`) has separators,
+/// a label capitals, and a value naming what it stands for (`"clientsecret"`) stays.
+fn word_secret(name: &str, lower_key: &str, v: &str, quote: Option<u8>) -> bool {
+    quote.is_some()
+        && (name.len() > lower_key.len() + 1 || lower_key.contains(['_', '-']))
+        && v.len() >= 12
+        && v.bytes().all(|c| c.is_ascii_lowercase())
+        && !names_a_password(v)
+}
+
+/// apt-cacher-ng's `AdminAuth: mooma:moopa` (its manual: `username:password`): an `auth`
+/// key's user and password, not a reference (`auth=fifo:/run/fifo`, `secret=env:NAME`).
+fn auth_pair(lower_key: &str, v: &str) -> bool {
+    // The references the guard was written for: `env:`, `file:`, `fifo:`, OpenSSL's `fd:`.
+    const SCHEMES: &[&str] = &["env", "file", "fifo", "fd"];
+    lower_key == "auth"
+        && v.split_once(':').is_some_and(|(user, pw)| {
+            !pw.is_empty()
+                && !pw.starts_with('/')
+                && !pw.contains(':')
+                && !SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(user))
+        })
+}
+
+/// Digits a credential's key holds as text, not as a number: quoted, 8 digits or more
+/// (`api_key = "1231231231"`, `client_secret="0123…"`), or groups of digits joined by `-`, 10
+/// or more in all (`API_TOKEN=1234-5678-91000`, `apikey: 12345-1234512345`), which no number,
+/// date (8 digits) or version is. Not a filler of one or two digits (`"00000000"`).
+pub(crate) fn is_digit_credential(v: &str, quote: Option<u8>) -> bool {
+    let groups = v.split('-').count();
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    let all_digits = v.split('-').all(|g| !g.is_empty() && g.bytes().all(|c| c.is_ascii_digit()));
+    let varied = (b'0'..=b'9').filter(|d| v.as_bytes().contains(d)).count() >= 3;
+    all_digits
+        && varied
+        && ((groups == 1 && digits >= 8 && quote.is_some()) || (groups >= 2 && digits >= 10))
 }
 
 /// A digest in base64: SHA-1's 28 characters, SHA-256's 44, SHA-512's 88, padded.

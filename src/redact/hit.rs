@@ -38,4 +38,8 @@ pub(crate) enum Boundary {
     /// A blank, a quote, `(` or the start of the text: a command-line flag
     /// (`-p` of `mysql -pS3cret`, not the `-p` inside `--password`).
     Flag,
+    /// A quote: the name of a quoted member (`"d":` of a JSON Web Key), read from its first
+    /// letter, since a trigger at the quote itself would stop the scan at every quote of a
+    /// transcript's JSON.
+    Quote,
 }

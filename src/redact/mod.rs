@@ -5,15 +5,19 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 233 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 234 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
-//! * Private key blocks (PEM, OpenSSH, PGP) and OpenVPN static keys, whole.
+//! * Private key blocks (PEM, OpenSSH, PGP) and OpenVPN static keys, whole; PuTTY key
+//!   files' private lines; JSON Web Keys' private and symmetric members (`jwk`: `"d"`,
+//!   `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`, `"k"`, and `"key"` beside `"kty": "oct"`).
 //! * Values named by their key (`generic`): `password` / `secret` / `token` / `api_key` /
 //!   `credentials` / `<what>_KEY` and the like, in every form `pair` reads — shell and
 //!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
-//!   PHP arrays and `define`, the default of `getenv`/`get`, a call's literal
+//!   PHP arrays and `define`, a key a call names after a section or module (`config.set("s",
+//!   "password", "…")`, Kamailio's `modparam`), Python's `b"…"` literals, the default of
+//!   `getenv`/`get`, a call's literal
 //!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements
 //!   (`<password>`, `<admin-password>`), .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
@@ -79,7 +83,7 @@
 //! where it may start), `format` (how a provider format is written as data), `shape` (the
 //! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
-//! table); the rules are `private_key`, `headers`, `urls`, `command_line`, `directive`
+//! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
@@ -95,6 +99,7 @@ mod formats;
 mod generic;
 mod headers;
 mod hit;
+mod jwk;
 mod lookalike;
 mod naming;
 mod not_secret;
@@ -365,6 +370,38 @@ mod tests {
         rebuilt.push_str(&text[at..]);
         assert_eq!(rebuilt, red(text));
         assert!(redactions("nothing here").is_empty());
+    }
+
+    /// The fifth round's readers: each shape caught, and what stands beside it left.
+    #[test]
+    fn prefixed_literals_digits_words_and_second_arguments() {
+        for (text, gone) in [
+            ("SECRET = b\"Kah3choteereethiejeimaeziecumi\"", "Kah3chot"),
+            ("app.secret_key = b'_5#y2L\"F4Q8z\\n\\xec]/'", "_5#y2L"),
+            ("client_secret=\"0123456789012345678901234567890123456789\",", "0123456789"),
+            ("SERVER_API_TOKEN=1234-5678-91000", "1234-5678"),
+            ("\"refresh_token\": \"alabalaportocala\",", "alabala"),
+            ("modparam(\"siptrace\", \"auth_key\", \"spoihepuirthpeuia\")", "spoihep"),
+            ("config.set('db', 'password', 'Tr0ub4dor')", "Tr0ub4dor"),
+            ("#AdminAuth: mooma:moopa", "moopa"),
+            ("\tsecret testing123", "testing123"),
+        ] {
+            assert!(!red(text).contains(gone), "{text}");
+        }
+        for text in [
+            "token = f\"{prefix}abc\"",
+            "\"token\": 1700000000",
+            "\"secret\": \"2023-01-01\"",
+            "api_key = \"00000000\"",
+            "\"token\": \"authentication\"",
+            "\"client_secret\": \"clientsecretvalue\"",
+            "modparam(\"auth_db\", \"password_column\", \"password\")",
+            "auth=fifo:/run/fifo",
+            "auth: env:API_TOKEN",
+            "secret yes",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
     }
 
     #[test]

@@ -16,8 +16,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
-    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs.
-    if matches!(first, '$' | '%' | '{' | '<' | '[' | '*' | '@')
+    // `@file` (curl, httpie, gh read the value from a file), `@e3` refs; not a password
+    // that begins with `@` (`"@N&Ibl3!"`): a file's or a ref's name holds no `&`, `!`, `#`.
+    let file_ref = first == '@' && !any_of(v, b"&!#%^*+=");
+    if file_ref
+        || matches!(first, '$' | '%' | '{' | '<' | '[' | '*')
         || v.starts_with("#{")
         || v.starts_with("--")
     {
@@ -183,15 +186,23 @@ fn is_escapes(v: &str) -> bool {
     any
 }
 
-/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`).
+/// Eight or more of one filler character in a row (`x`, `X`, `*`, `#`, `0`, `.`), where the
+/// random part would be: not an id's padding of zeros inside a token whose random part
+/// follows it (Backblaze's `4_0022623512fc8f80000000001_…_acct_tH7VW03boebOXayIc43…`).
 pub(crate) fn has_filler_run(v: &str) -> bool {
     let mut run = 0;
     let mut last = 0u8;
-    for c in v.bytes() {
+    for (i, c) in v.bytes().enumerate() {
         run = if c == last { run + 1 } else { 1 };
         last = c;
         if run >= 8 && b"xX*#0.".contains(&c) {
-            return true;
+            let tail = v.as_bytes().get(i..).unwrap_or(&[]);
+            let tail = tail.get(tail.iter().take_while(|d| **d == c).count()..).unwrap_or(&[]);
+            let random_after = tail.len() > 24
+                && tail.iter().any(u8::is_ascii_uppercase)
+                && tail.iter().any(u8::is_ascii_lowercase)
+                && tail.iter().any(|d| d.is_ascii_digit() && *d != b'0');
+            return !random_after;
         }
     }
     false
@@ -314,7 +325,13 @@ fn is_base64_blob(v: &str) -> bool {
 /// name (`self.password`, `this.#key`), a number (`0x04`), a snake_case name
 /// (`__u32`, `db_password`) or a camelCase one (`userPassword`).
 pub(crate) fn looks_like_code(v: &str, next: Option<u8>) -> bool {
-    if next.is_some_and(|c| b"([{<".contains(&c)) || v.contains("::") || v.ends_with('!') {
+    // `vec!`, `todo!`: a macro's name (letters), not `netapp1!`, a password's last character.
+    let mut parts = v.rsplitn(2, '!');
+    let macro_name = parts.next() == Some("")
+        && parts
+            .next()
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphabetic() || c == b'_'));
+    if next.is_some_and(|c| b"([{<".contains(&c)) || v.contains("::") || macro_name {
         return true;
     }
     if v.len() > 2

@@ -10,7 +10,7 @@
 use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
-use super::shape::{literal_at, quoted};
+use super::shape::{literal_at, name_quoted_before, quoted, string_prefix};
 
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -219,9 +219,19 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
         .rposition(|c| !(c.is_ascii_alphanumeric() || b"_.-".contains(c)))
         .unwrap_or(0);
     let before_quote = head.get(..name_start).unwrap_or(&[]);
-    let trimmed = before_quote
-        .iter()
-        .rposition(|c| !matches!(c, b' ' | b'\t'));
+    let blanks_back = |end: usize| {
+        before_quote
+            .get(..end)
+            .and_then(|h| h.iter().rposition(|c| !matches!(c, b' ' | b'\t')))
+    };
+    let mut trimmed = blanks_back(before_quote.len());
+    // `modparam("siptrace", "auth_key", "…")` (Kamailio's), `config.set("db", "password",
+    // "…")` (Python's configparser): the key is the second argument, after a section's or
+    // a module's quoted name.
+    if let Some(comma) = trimmed.filter(|i| before_quote.get(*i) == Some(&b',')) {
+        let open = blanks_back(comma).and_then(|close| name_quoted_before(before_quote, close));
+        trimmed = open.and_then(blanks_back);
+    }
     let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
         return false;
     };
@@ -289,10 +299,16 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
     while bytes.get(i) == Some(&b'\\') {
         i += 1;
     }
+    // `b"…"`, `rb'…'`: Python's string and bytes prefixes (its lexical analysis lists them);
+    // the literal after them is the value, escapes and all.
+    let prefixed = string_prefix(bytes, at);
+    if prefixed > 0 {
+        i = at + prefixed;
+    }
     match bytes.get(i).copied() {
-        Some(q @ (b'"' | b'\'' | b'`')) if i == at || q == b'"' => {
+        Some(q @ (b'"' | b'\'' | b'`')) if i == at || q == b'"' || prefixed > 0 => {
             let start = i + 1;
-            let escaped_quotes = i > at;
+            let escaped_quotes = i > at && prefixed == 0;
             let mut k = start;
             let end = loop {
                 let c = *bytes.get(k)?;
@@ -311,7 +327,7 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
                     if escaped_quotes && bytes.get(k + slashes) == Some(&q) {
                         break k;
                     }
-                    if escaped_quotes || q != b'"' {
+                    if escaped_quotes || (q != b'"' && prefixed == 0) {
                         return None;
                     }
                     k += 2;
@@ -331,7 +347,7 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
                 next_line: false,
             })
         }
-        Some(_) if i > at => None,
+        Some(_) if i > at || prefixed > 0 => None,
         Some(_) => {
             let rest = text.get(at..)?;
             let mut end = at;

@@ -1,6 +1,7 @@
 //! Private key blocks (PEM, OpenSSH, PGP) and OpenVPN's static keys: `-----BEGIN … PRIVATE
 //! KEY-----` (or `OpenVPN Static key V1`) through its END line, or to the end of its paragraph
-//! when there is none.
+//! when there is none. And PuTTY's key files (`.ppk`), whose private half has no armor: the
+//! lines its `Private-Lines: N` header counts.
 
 use super::hit::Hit;
 
@@ -13,6 +14,45 @@ pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
         .is_some_and(|t| t.starts_with("...") || t.starts_with('…'));
     (!elided && has_key_material(text.get(pos..end)?)).then_some(Hit::span(pos, end, "private-key"))
 }
+
+/// The private half of a PuTTY key file, whose `Private-Lines:` header is at `pos`: the PuTTY
+/// manual's appendix on the PPK format writes it as `Private-Lines: N` and then N lines of
+/// base64 (encrypted or not), the public half (`Public-Lines:`) before it and the MAC after.
+pub(crate) fn putty_private_lines(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let mut i = pos + PUTTY_PRIVATE_LINES.len();
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let mut lines = 0;
+    while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit() && lines < 1000) {
+        lines = lines * 10 + usize::from(d - b'0');
+        i += 1;
+    }
+    let (mut start, mut longest) = (None, 0);
+    for _ in 0..lines {
+        // Each line on a line of its own (a real or a JSON-escaped break), not after blanks.
+        let j = one_separator(b, i)
+            .filter(|j| b.get(i..*j).is_some_and(|t| t.iter().any(|c| b"\n\\".contains(c))))?;
+        let run = b.get(j..).map_or(0, |t| {
+            t.iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || b"+/=".contains(c))
+                .count()
+        });
+        if run == 0 {
+            return None;
+        }
+        start.get_or_insert(j);
+        longest = longest.max(run);
+        i = j + run;
+    }
+    // `Private-Lines: 14` and `...`: a manual's elision, not a key.
+    let elided = b.get(i..).is_some_and(|t| t.starts_with(b"..."));
+    (longest >= 20 && !elided).then_some(Hit::span(start?, i, "private-key"))
+}
+
+/// The header of a PuTTY key file's private half.
+pub(crate) const PUTTY_PRIVATE_LINES: &str = "Private-Lines:";
 
 /// The end of the private key block whose `-----BEGIN` is at `pos`: the
 /// header line, armor headers (`Proc-Type: 4,ENCRYPTED`), base64 tokens one
@@ -164,4 +204,27 @@ fn has_key_material(block: &str) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::redact;
+
+    #[test]
+    fn a_putty_key_files_private_lines_go_its_public_ones_stay() {
+        let ppk = "PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: test\nPublic-Lines: 1\nAAAAB3NzaC1yc2EAAAADAQABAAAAgQC7\nPrivate-Lines: 2\npU3KGCUwux1tEyze1iN7LtkeP3IfyxlxF0SU1kk8nVw0YL4xIB5p/tqg7ui5mX9c\nfCmZ/a/lkyU81lSvTfrXFCegrrP+6SMvivIhH57kkcWxC+y1Vjv8Hm+TQn7LyP4p\nPrivate-MAC: 0123abcd";
+        assert_eq!(
+            redact(ppk),
+            "PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: test\nPublic-Lines: 1\nAAAAB3NzaC1yc2EAAAADAQABAAAAgQC7\nPrivate-Lines: 2\n[REDACTED:private-key]\nPrivate-MAC: 0123abcd"
+        );
+        let escaped = "\"Private-Lines: 1\\nVeXNjkbcjtS3wnZNKlpNdncG+F2GkAJK1r2jQBvpyMvMyTX2zR9hImrhUziuGjQA\\n\"";
+        assert_eq!(redact(escaped), "\"Private-Lines: 1\\n[REDACTED:private-key]\\n\"");
+        for manual in [
+            "Private-Lines: 14\nAAAA...",
+            "Private-Lines: 2\nshort\n",
+            "the header Private-Lines: then the key",
+        ] {
+            assert_eq!(redact(manual), manual);
+        }
+    }
 }

@@ -9,13 +9,15 @@ use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
-use super::private_key::private_key_block;
+use super::jwk::{jwk_member, JWK_MEMBERS};
+use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Rule {
     PrivateKey,
+    PuttyKey,
     SlackWebhook,
     Authorization,
     Bearer,
@@ -34,12 +36,13 @@ pub(crate) enum Rule {
     PgpassLine,
     PppSecret,
     AssertedCredential,
+    JwkMember,
     Assignment,
 }
 
 /// Where the provider table's rows go in the order: after the private key blocks, before
 /// every rule that reads a key or a header (whose value may be a provider token).
-pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey];
+pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey, Rule::PuttyKey];
 
 pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SlackWebhook,
@@ -60,6 +63,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PgpassLine,
     Rule::PppSecret,
     Rule::AssertedCredential,
+    Rule::JwkMember,
     Rule::Assignment,
 ];
 
@@ -84,6 +88,7 @@ impl Rule {
         };
         match self {
             Rule::PrivateKey => spec(&["-----BEGIN"], false, Boundary::Any, private_key_block),
+            Rule::PuttyKey => spec(&[PUTTY_PRIVATE_LINES], false, Boundary::Any, putty_private_lines),
             Rule::SlackWebhook => spec(&["hooks.slack.com/"], true, Boundary::Any, slack_webhook),
             Rule::Authorization => spec(&["authorization"], true, Boundary::Segment, authorization),
             Rule::Bearer => spec(&["Bearer"], false, Boundary::Word, bearer),
@@ -136,6 +141,7 @@ impl Rule {
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
+            Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }

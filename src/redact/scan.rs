@@ -324,6 +324,7 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
             !(before.is_ascii_alphanumeric() || before == b'_' || before == b'+' || inside_run)
         }
         Boundary::Flag => matches!(before, b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'(' | b'`'),
+        Boundary::Quote => matches!(before, b'"' | b'\''),
         Boundary::Segment => {
             let hump = before.is_ascii_lowercase()
                 && bytes.get(pos).is_some_and(|c| c.is_ascii_uppercase());

@@ -96,6 +96,34 @@ pub(crate) fn chars_until(text: &str, at: usize, stop: fn(char) -> bool) -> usiz
     at + rest.find(stop).unwrap_or(rest.len())
 }
 
+/// The length of a Python string or bytes prefix at `at` (`b`, `r`, `u`, `br`, `rb`, any
+/// case) that a quote follows; 0 if none. Not `f`: an f-string's value is code.
+pub(crate) fn string_prefix(b: &[u8], at: usize) -> usize {
+    let letter = |i: usize| b.get(i).is_some_and(|c| b"bBrRuU".contains(c));
+    let quote = |i: usize| matches!(b.get(i), Some(b'"' | b'\''));
+    if letter(at) && quote(at + 1) {
+        1
+    } else if letter(at) && letter(at + 1) && quote(at + 2) {
+        2
+    } else {
+        0
+    }
+}
+
+/// The opening quote of a quoted name (`"siptrace"`, `'db'`) whose closing quote is at
+/// `close`: a name of letters, digits, `_`, `.` or `-`.
+pub(crate) fn name_quoted_before(b: &[u8], close: usize) -> Option<usize> {
+    let quote = *b.get(close).filter(|c| matches!(c, b'"' | b'\''))?;
+    let name = b.get(close.saturating_sub(64)..close)?;
+    let len = name
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c))
+        .count();
+    let open = close.checked_sub(len + 1)?;
+    (b.get(open) == Some(&quote)).then_some(open)
+}
+
 /// `xxxxxxxx`, `00000000`, `abababab`: documentation fillers, not keys (at most three
 /// distinct characters).
 pub(crate) fn is_mask(body: &str) -> bool {
