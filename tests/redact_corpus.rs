@@ -152,6 +152,17 @@ fn held_out_sealed() -> Vec<Case> {
     )
 }
 
+/// The seventh held-out set (issue [15], fifth round): verbatim test data, sample configs,
+/// READMEs and code from Debian, PyPI, npm and crates.io packages none of the other corpora
+/// or sweeps used, committed before that round's rules changed (its rule writers read only
+/// the sealed and unseen sets, promoted to development then) and measured once, at its end.
+fn held_out_blind() -> Vec<Case> {
+    parse(
+        &fixture("held-out-blind.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
 /// Why a positive case failed, or `None` when every secret went as expected.
 fn positive_failure(case: &Case) -> Option<String> {
     let (out, count) = redact_counted(&case.text);
@@ -296,7 +307,8 @@ fn held_out_figures(cases: Vec<Case>) -> Figures {
 /// issue [15] left them (before #14: 109 of 167 and 5 of 101; after #14: 124
 /// and 6; after [15]: 139 and 7 — the provider table and the generic rule
 /// caught 15 more secrets and changed 1 more look-alike; after [15]'s second
-/// round: 140 and 7; after its third: 141 and 7; which cases was not looked at). Recall below `recalled`, or more false positives than
+/// round: 140 and 7; after its third: 141 and 7; after its fifth: 141 and 6; which cases
+/// was not looked at). Recall below `recalled`, or more false positives than
 /// `false_positives`, is a regression; a rule change that moves the figures
 /// the right way raises the floor with it (the corpus itself stays as it is).
 struct Floor {
@@ -305,7 +317,21 @@ struct Floor {
 }
 const HELD_OUT_FLOOR: Floor = Floor {
     recalled: 141,
-    false_positives: 7,
+    false_positives: 6,
+};
+
+/// The two held-out sets promoted to development in [15]'s fifth round (their clean
+/// figures were taken first: unseen 74 of 86 and 27 of 324 after the third round, sealed
+/// 62 of 80 and 2 of 222 after the fourth): the fifth round wrote rules from their failing
+/// cases, so they are evidence no more, and what the round reached on them is kept as a
+/// floor, as the co-developed corpus is kept whole.
+const UNSEEN_FLOOR: Floor = Floor {
+    recalled: 86,
+    false_positives: 6,
+};
+const SEALED_FLOOR: Floor = Floor {
+    recalled: 76,
+    false_positives: 0,
 };
 
 #[test]
@@ -317,6 +343,7 @@ fn corpus_recall_and_false_positives() {
     let fresh = held_out_figures(held_out_fresh());
     let unseen = held_out_figures(held_out_unseen());
     let sealed = held_out_figures(held_out_sealed());
+    let blind = held_out_figures(held_out_blind());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -335,8 +362,9 @@ fn corpus_recall_and_false_positives() {
         row("held-out packages (`held-out-packages.txt`, frozen)", &packages),
         row("held-out samples (`held-out-samples.txt`, frozen)", &samples),
         row("held-out fresh (`held-out-fresh.txt`, frozen)", &fresh),
-        row("held-out unseen (`held-out-unseen.txt`, frozen)", &unseen),
-        row("held-out sealed (`held-out-sealed.txt`, frozen)", &sealed),
+        row("unseen (`held-out-unseen.txt`, tuned against since the fifth round)", &unseen),
+        row("sealed (`held-out-sealed.txt`, tuned against since the fifth round)", &sealed),
+        row("held-out blind (`held-out-blind.txt`, frozen)", &blind),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -367,6 +395,16 @@ fn corpus_recall_and_false_positives() {
         held.positives,
         HELD_OUT_FLOOR.false_positives
     );
+    for (name, figures, floor) in [("unseen", &unseen, &UNSEEN_FLOOR), ("sealed", &sealed, &SEALED_FLOOR)] {
+        assert!(
+            figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
+            "{table}\n\nthe {name} set, tuned against since the fifth round, fell below what \
+             that round reached (recall {} of {}, false positives at most {})",
+            floor.recalled,
+            figures.positives,
+            floor.false_positives
+        );
+    }
 }
 
 /// Every held-out case says where it comes from and is either a secret or
@@ -405,6 +443,12 @@ fn held_out_cases_are_well_formed() {
         "only {} held-out sealed cases",
         sealed.len()
     );
+    let blind = held_out_blind();
+    assert!(
+        blind.len() >= 250,
+        "only {} held-out blind cases",
+        blind.len()
+    );
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -412,6 +456,7 @@ fn held_out_cases_are_well_formed() {
         .chain(&fresh)
         .chain(&unseen)
         .chain(&sealed)
+        .chain(&blind)
         .enumerate()
     {
         assert_eq!(
