@@ -5,7 +5,7 @@
 //! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
-use super::naming::{is_prompt_fragment, names_its_credential};
+use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
 use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};
 use super::pair::{line_before, Separator};
 
@@ -28,14 +28,45 @@ pub(crate) struct Seen<'t> {
 
 /// Does the value stand where a secret would and is none, by what stands around it?
 pub(crate) fn is_lookalike(s: &Seen) -> bool {
-    no_key(s) || code_around(s) || address(s) || markup_elsewhere(s) || names_what_it_is(s)
+    no_key(s)
+        || code_around(s)
+        || address(s)
+        || markup_elsewhere(s)
+        || names_what_it_is(s)
+        || method_with_options(s.value)
+}
+
+/// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
+/// `"pam[gid-min=1000]"`: an authentication method and its options, each a path, a number or
+/// a switch; a credential among them (`plain[pass=…]`) is no option of this shape.
+fn method_with_options(v: &str) -> bool {
+    let Some((method, options)) = v.split_once('[') else {
+        return false;
+    };
+    let word = |w: &str| !w.is_empty() && w.bytes().all(|c| c.is_ascii_lowercase() || c == b'-');
+    word(method)
+        && options.strip_suffix(']').is_some_and(|options| {
+            options.split(',').all(|option| {
+                option.split_once('=').is_some_and(|(name, value)| {
+                    word(name)
+                        && (first_of(value, b"/.")
+                            || (!value.is_empty() && value.bytes().all(|c| c.is_ascii_digit()))
+                            || ["true", "false", "yes", "no"].contains(&value))
+                })
+            })
+        })
 }
 
 /// A name holding the word for what it stands for (`some_password`, `oauth2_secret`,
-/// `PGPpassword`), or the tail of a password prompt code waits for (`"ssword"`): see
-/// `naming`.
+/// `PGPpassword`, `db_passwd`, `newpassword`) or the form it is kept in
+/// (`StronglyEncryptedHash`), a password named as its user is (`explicit_user` /
+/// `explicit_pass`), or a prompt (`"ssword"`, `password=ask`): see `naming`.
 fn names_what_it_is(s: &Seen) -> bool {
-    names_its_credential(s.value) || (s.password && is_prompt_fragment(s.value))
+    names_its_credential(s.value)
+        || names_its_form(s.value)
+        || (s.password
+            && (is_prompt(s.value)
+                || named_as_its_user(s.value, s.text.get(..s.after).unwrap_or(""))))
 }
 
 /// An element that is none: `forward<NullaryToken>(token))</tt>` (a type's argument in
@@ -237,6 +268,25 @@ mod tests {
             naming, 0,
             "{naming} of 20000 random tokens read as naming a credential"
         );
+    }
+
+    #[test]
+    fn a_method_and_its_options_are_no_credential() {
+        for s in [
+            "auth = \"plain[passwd=/etc/ocserv/passwd]\"",
+            "auth = \"radius[config=/etc/radiusclient/radiusclient.conf,groupconfig=true]\"",
+            "auth = \"pam[gid-min=1000]\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 0, "{s}");
+        }
+        for s in [
+            "auth = \"plain[pass=hunter2]\"",
+            "auth = \"plain[passwd=swordfish]\"",
+            "password = \"x[a=b]Kq8zLmvw\"",
+            "password = \"pass[word]\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 1, "{s}");
+        }
     }
 
     #[test]
