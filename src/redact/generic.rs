@@ -54,14 +54,15 @@ const NOT_SECRET_KEY_NAMES: &[&str] = &[
     "i18n", "translation", "message", "label", "query", "group", "result", "limit", "websocket",
 ];
 
-/// Names of tokens that are no credentials: the handles APIs page, order and deduplicate
-/// with (AWS's `NextToken`, `--starting-token`, `ClientRequestToken`; Google's
-/// `nextPageToken`; Azure's `continuationToken`), compared without case or separators.
+/// Names of tokens that are no credentials: the handles APIs page, order, deduplicate and
+/// version with (AWS's `NextToken`, `--starting-token`, `ClientRequestToken`; Google's
+/// `nextPageToken`; Azure's `continuationToken`; Square's `version_token`, for optimistic
+/// concurrency), compared without case or separators.
 #[rustfmt::skip]
 const NOT_SECRET_TOKEN_NAMES: &[&str] = &[
     "nexttoken", "pagetoken", "continuationtoken", "startingtoken", "paginationtoken",
     "sequencetoken", "idempotencytoken", "clientrequesttoken", "changetoken", "synctoken",
-    "locktoken", "actiontoken", "forwardtoken", "backwardtoken",
+    "locktoken", "actiontoken", "forwardtoken", "backwardtoken", "versiontoken",
 ];
 
 /// The end of the key name at `pos` (a key word and up to three name parts), if one starts

@@ -5,7 +5,7 @@
 //! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
-use super::naming::{is_prompt_fragment, names_its_credential};
+use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
 use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};
 use super::pair::{line_before, Separator};
 
@@ -28,14 +28,45 @@ pub(crate) struct Seen<'t> {
 
 /// Does the value stand where a secret would and is none, by what stands around it?
 pub(crate) fn is_lookalike(s: &Seen) -> bool {
-    no_key(s) || code_around(s) || address(s) || markup_elsewhere(s) || names_what_it_is(s)
+    no_key(s)
+        || code_around(s)
+        || address(s)
+        || markup_elsewhere(s)
+        || names_what_it_is(s)
+        || method_with_options(s.value)
+}
+
+/// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
+/// `"pam[gid-min=1000]"`: an authentication method and its options, each a path, a number or
+/// a switch; a credential among them (`plain[pass=…]`) is no option of this shape.
+fn method_with_options(v: &str) -> bool {
+    let Some((method, options)) = v.split_once('[') else {
+        return false;
+    };
+    let word = |w: &str| !w.is_empty() && w.bytes().all(|c| c.is_ascii_lowercase() || c == b'-');
+    word(method)
+        && options.strip_suffix(']').is_some_and(|options| {
+            options.split(',').all(|option| {
+                option.split_once('=').is_some_and(|(name, value)| {
+                    word(name)
+                        && (first_of(value, b"/.")
+                            || (!value.is_empty() && value.bytes().all(|c| c.is_ascii_digit()))
+                            || ["true", "false", "yes", "no"].contains(&value))
+                })
+            })
+        })
 }
 
 /// A name holding the word for what it stands for (`some_password`, `oauth2_secret`,
-/// `PGPpassword`), or the tail of a password prompt code waits for (`"ssword"`): see
-/// `naming`.
+/// `PGPpassword`, `db_passwd`, `newpassword`) or the form it is kept in
+/// (`StronglyEncryptedHash`), a password named as its user is (`explicit_user` /
+/// `explicit_pass`), or a prompt (`"ssword"`, `password=ask`): see `naming`.
 fn names_what_it_is(s: &Seen) -> bool {
-    names_its_credential(s.value) || (s.password && is_prompt_fragment(s.value))
+    names_its_credential(s.value)
+        || names_its_form(s.value)
+        || (s.password
+            && (is_prompt(s.value)
+                || named_as_its_user(s.value, s.text.get(..s.after).unwrap_or(""))))
 }
 
 /// An element that is none: `forward<NullaryToken>(token))</tt>` (a type's argument in
@@ -191,9 +222,12 @@ fn address(s: &Seen) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::naming::names_its_credential;
+    use super::super::naming::{
+        is_prompt, named_as_its_user, names_its_credential, names_its_form,
+    };
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
+    use super::method_with_options;
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
     /// key or a password's (the guards above cost no generated credential), almost none reads
@@ -237,6 +271,92 @@ mod tests {
             naming, 0,
             "{naming} of 20000 random tokens read as naming a credential"
         );
+    }
+
+    /// Real-shaped passwords the second half's guards could mistake: a short qualifier before
+    /// random text (`db_X9fk2Lq`), random text with a password's punctuation
+    /// (`k[3=/x,Q`), and passphrases of capitalised words (`KobaRetimaLu`). None reads as a
+    /// stand-in, a form, a prompt, a user's twin or a method's options, and the first and
+    /// last stay redacted quoted under a password's key.
+    #[test]
+    fn real_shaped_passwords_are_no_stand_ins() {
+        const BASE62: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        const PUNCTUATED: &[u8] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.[]=/,!@#$%";
+        const CONSONANTS: &[u8] = b"bdfgklmnprstvz";
+        const VOWELS: &[u8] = b"aeiou";
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut pick = |set: &[u8], n: usize| -> String {
+            (0..n).map(|_| char::from(set[next(set.len())])).collect()
+        };
+        let (mut read, mut redacted, mut punctuated) = (0, 0, 0);
+        for i in 0..20000 {
+            let qualified = format!(
+                "{}_{}7",
+                pick(CONSONANTS, 1 + i % 2),
+                pick(BASE62, 6 + i % 15)
+            );
+            let phrase: String = (0..2 + i % 3)
+                .map(|_| {
+                    let word = pick(CONSONANTS, 1).to_ascii_uppercase() + &pick(VOWELS, 1);
+                    (0..1 + i % 3).fold(word, |w, _| w + &pick(CONSONANTS, 1) + &pick(VOWELS, 1))
+                })
+                .collect();
+            let marked = pick(PUNCTUATED, 8 + i % 25);
+            for v in [&qualified, &phrase, &marked] {
+                let head = format!("Auth(\"{}_user\", \"{v}", v.split('_').next().unwrap_or(""));
+                if names_its_credential(v)
+                    || names_its_form(v)
+                    || is_prompt(v)
+                    || named_as_its_user(v, &head)
+                    || method_with_options(v)
+                {
+                    read += 1;
+                }
+            }
+            for v in [&qualified, &phrase] {
+                for line in [
+                    format!("password = \"{v}\""),
+                    format!("\"passwd\": \"{v}\","),
+                ] {
+                    assert_eq!(redact_counted(&line).1, 1, "{line}");
+                    redacted += 1;
+                }
+            }
+            punctuated += redact_counted(&format!("password = \"{marked}\"")).1;
+        }
+        // `cargo test --lib redact::lookalike -- --nocapture` prints the figures.
+        println!(
+            "of 60000 real-shaped passwords: {read} read by the second half's guards; \
+             {redacted} of 80000 qualified and phrase lines redacted; {punctuated} of 20000 \
+             punctuated ones (other guards judge punctuation: `$`, `%`, `{{`)"
+        );
+        assert_eq!(read, 0, "{read} real-shaped passwords read as look-alikes");
+    }
+
+    #[test]
+    fn a_method_and_its_options_are_no_credential() {
+        for s in [
+            "auth = \"plain[passwd=/etc/ocserv/passwd]\"",
+            "auth = \"radius[config=/etc/radiusclient/radiusclient.conf,groupconfig=true]\"",
+            "auth = \"pam[gid-min=1000]\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 0, "{s}");
+        }
+        for s in [
+            "auth = \"plain[pass=hunter2]\"",
+            "auth = \"plain[passwd=swordfish]\"",
+            "password = \"x[a=b]Kq8zLmvw\"",
+            "password = \"pass[word]\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 1, "{s}");
+        }
     }
 
     #[test]

@@ -13,6 +13,13 @@
 //! (`mysupersecretpassword`), a capitalised word after a lower-case letter (`topSecret`), a
 //! credential word with a number alone (`password1`), a phrase with blanks (`very secret
 //! passphrase`) and random text (`IamARADIUSsecRET`, base62 tokens) are none.
+//!
+//! The fifth round's second half (the blind set's look-alikes) added a qualifier of one or
+//! two letters (`db_passwd`, `p_password`), which one glued to the word (`newpassword`), a
+//! password named as its user is (`explicit_user` / `explicit_pass`), the form a password is
+//! kept in (`StronglyEncryptedHash`) and the word a setting prompts with (`password=ask`).
+
+use super::not_secret::is_name;
 
 /// The words a value names a credential with, longest of a family first.
 #[rustfmt::skip]
@@ -27,6 +34,20 @@ const STAND_INS: &[&str] = &[
     "some", "any", "a", "the", "my", "our", "demo", "dummy", "fake", "test", "sample", "example",
     "default", "secret", "super", "bogus", "invalid", "wrong",
 ];
+
+/// The words a password is named with where a qualifier comes before it (`db_passwd`).
+const PASSWORD_WORDS: &[&str] = &["password", "passwd", "pwd", "pass"];
+
+/// Words that say which of a person's credentials a value stands for, glued to the word
+/// (`newpassword`, `oldpassword`: tinynetrc's README sets `'newpassword'`), as `mypassword`
+/// is (`not_secret`'s). A word glued otherwise (`mailerpassword`, `hunterpass`,
+/// `mysupersecretpassword`) is how a weak password is written, and stays one.
+const WHICH_ONE: &[&str] = &["new", "old", "current", "other", "some", "any"];
+
+/// The credential's words `WHICH_ONE` is glued to.
+#[rustfmt::skip]
+const GLUED_WORDS: &[&[u8]] =
+    &[b"password", b"passwd", b"pass", b"pwd", b"passphrase", b"secret", b"token"];
 
 /// Does the value name the credential it stands for, as a name of words (`secret_word`,
 /// `demo_refresh_token_12345`, `PGPpassword`, `ARANDOMSECRETKEY`)?
@@ -55,10 +76,22 @@ pub(crate) fn names_its_credential(v: &str) -> bool {
         return true;
     }
     if let Some((first, last)) = v.split_once('_') {
-        let password_word = ["password", "passwd", "pwd", "pass"].contains(&last);
+        let password_word = PASSWORD_WORDS.contains(&last);
         if password_word && !last.contains('_') && first.bytes().all(|c| c.is_ascii_lowercase()) {
-            return STAND_INS.contains(&first);
+            // `db_passwd`, `p_password`, `in_password`: one or two letters are an
+            // abbreviation of what the password is for, no word to make a password of.
+            return STAND_INS.contains(&first) || first.len() <= 2;
         }
+    }
+    // `newpassword`, `oldPassword`: which one, glued to the word.
+    let glued = WHICH_ONE.iter().any(|q| {
+        b.get(..q.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(q.as_bytes()))
+            && b.get(q.len()..)
+                .is_some_and(|w| GLUED_WORDS.iter().any(|g| w.eq_ignore_ascii_case(g)))
+    });
+    if glued {
+        return true;
     }
     let capitals = b
         .iter()
@@ -116,9 +149,73 @@ fn reads_as_words(p: &str) -> bool {
         && !humps.last().is_some_and(u8::is_ascii_uppercase)
 }
 
-/// `"ssword"`, `"assword:"`: the tail of the word a prompt ends in, which code waits for
-/// (netmiko, pexpect); six letters at least, so that no short password is taken for one.
-pub(crate) fn is_prompt_fragment(v: &str) -> bool {
+/// `BasicAuth("explicit_user", "explicit_pass")`, `"p_login"` on the line before
+/// `"p_password"`: a password named as its user is, the two stand-ins of one pair. `head` is
+/// the text up to the value's end; only its line and the line before are read (at most 256
+/// bytes).
+pub(crate) fn named_as_its_user(v: &str, head: &str) -> bool {
+    let Some((owner, word)) = v.split_once('_') else {
+        return false;
+    };
+    if owner.is_empty()
+        || !owner.bytes().all(|c| c.is_ascii_lowercase())
+        || !PASSWORD_WORDS.contains(&word)
+    {
+        return false;
+    }
+    let mut start = head.len().saturating_sub(256);
+    while !head.is_char_boundary(start) {
+        start += 1;
+    }
+    let near = head.get(start..).unwrap_or("");
+    // From the start of the line before.
+    let from = near
+        .rfind('\n')
+        .and_then(|i| near.get(..i)?.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let near = near.get(from..).unwrap_or(near);
+    near.match_indices(owner).any(|(at, _)| {
+        let opens = at == 0
+            || near
+                .as_bytes()
+                .get(at - 1)
+                .is_some_and(|c| !c.is_ascii_alphanumeric());
+        let rest = near.get(at + owner.len()..).unwrap_or("");
+        opens && ["_user", "_login"].iter().any(|u| rest.starts_with(u))
+    })
+}
+
+/// The words that say in what form a password is kept.
+const FORM_WORDS: &[&[u8]] = &[b"encrypted", b"crypted", b"hashed", b"hash", b"digest"];
+
+/// `<password>StronglyEncryptedHash</password>` (rsnapshot's sample config): a name of words
+/// saying in what form the password is kept, where it stands. The word must stand as a word
+/// of the name (a separator, a capital or an end either side) beside another.
+pub(crate) fn names_its_form(v: &str) -> bool {
+    let b = v.as_bytes();
+    let separator = |k: usize| b.get(k).is_some_and(|c| b"-_.".contains(c));
+    let hump = |k: usize| b.get(k).is_some_and(u8::is_ascii_uppercase);
+    is_name(v)
+        && (0..b.len()).any(|i| {
+            FORM_WORDS.iter().any(|w| {
+                let j = i + w.len();
+                b.len() > w.len()
+                    && b.get(i..j)
+                        .is_some_and(|found| found.eq_ignore_ascii_case(w))
+                    && (i == 0 || hump(i) || separator(i - 1))
+                    && (j == b.len() || hump(j) || separator(j))
+            })
+        })
+}
+
+/// A prompt where a password stands: the word a setting asks for one with (xrdp's
+/// `password=ask`), or `"ssword"`, `"assword:"`, the tail of the word a prompt ends in,
+/// which code waits for (netmiko, pexpect; six letters at least, so that no short password
+/// is taken for one).
+pub(crate) fn is_prompt(v: &str) -> bool {
+    if v.eq_ignore_ascii_case("ask") || v.eq_ignore_ascii_case("prompt") {
+        return true;
+    }
     let v = v.trim_end_matches([':', ' ']);
     ["password", "passphrase"].iter().any(|w| {
         w.len() > v.len()
@@ -148,6 +245,12 @@ mod tests {
             "REGISTRATIONTOKEN",
             "ARANDOMSECRETKEY",
             "client_secret_value",
+            "db_passwd",
+            "p_password",
+            "in_password",
+            "newpassword",
+            "oldPassword",
+            "currentpass",
         ] {
             assert!(names_its_credential(v), "{v}");
         }
@@ -168,17 +271,77 @@ mod tests {
             "email_password",
             "topSecret",
             "keyboard",
+            "mailerpassword",
+            "hunterpass",
+            "explicit_pass",
+            "newpassword1",
+            "renewpassword",
+            "db_Passw0rd",
         ] {
             assert!(!names_its_credential(v), "{v}");
         }
     }
 
     #[test]
+    fn a_password_named_as_its_user_is() {
+        assert!(named_as_its_user(
+            "explicit_pass",
+            "auth=aiohttp.BasicAuth(\"explicit_user\", \"explicit_pass"
+        ));
+        assert!(named_as_its_user(
+            "p_password",
+            " 'proxy_login':     \"p_login\",\n 'proxy_password':  \"p_password"
+        ));
+        // Two lines up is too far, another user is another pair, a prefix is no user.
+        assert!(!named_as_its_user(
+            "p_password",
+            "\"p_login\",\nx\n'pw': \"p_password"
+        ));
+        assert!(!named_as_its_user(
+            "explicit_pass",
+            "Auth(\"admin_user\", \"explicit_pass"
+        ));
+        assert!(!named_as_its_user(
+            "it_pass",
+            "Auth(\"edit_user\", \"it_pass"
+        ));
+        assert!(!named_as_its_user(
+            "explicit_s3cr3t",
+            "Auth(\"explicit_user\", \"explicit_s3cr3t"
+        ));
+    }
+
+    #[test]
+    fn a_name_saying_how_it_is_kept_names_its_form() {
+        for v in [
+            "StronglyEncryptedHash",
+            "encrypted_password",
+            "PasswordHash",
+            "hashed-secret",
+        ] {
+            assert!(names_its_form(v), "{v}");
+        }
+        for v in [
+            "Hash",
+            "hashed",
+            "Hashbrown",
+            "thrashing",
+            "Encrypted4Hash",
+            "CorrectHorseBatteryStaple",
+        ] {
+            assert!(!names_its_form(v), "{v}");
+        }
+    }
+
+    #[test]
     fn a_prompt_is_the_tail_of_its_word() {
-        assert!(is_prompt_fragment("ssword"));
-        assert!(is_prompt_fragment("assword:"));
-        assert!(!is_prompt_fragment("password"));
-        assert!(!is_prompt_fragment("sword"));
-        assert!(!is_prompt_fragment("hunter2"));
+        assert!(is_prompt("ssword"));
+        assert!(is_prompt("assword:"));
+        assert!(!is_prompt("password"));
+        assert!(!is_prompt("sword"));
+        assert!(!is_prompt("hunter2"));
+        assert!(is_prompt("ask"));
+        assert!(is_prompt("PROMPT"));
+        assert!(!is_prompt("asks"));
     }
 }
