@@ -5,7 +5,7 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 234 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 235 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
