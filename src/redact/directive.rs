@@ -237,6 +237,61 @@ pub(crate) fn stats_auth(text: &str, pos: usize) -> Option<Hit> {
     (!pass.is_empty() && !is_placeholder(pass)).then_some(Hit::span(start, s + len, "password-assignment"))
 }
 
+/// OpenBGPD's TCP MD5 signature with a peer (RFC 2385), as bgpd.conf(5) writes it inside a
+/// neighbor or group block: `tcp md5sig password <secret>` or `tcp md5sig key <hex>`, the
+/// key word mid-line, where no directive rule looks. `pos` is at `md5sig`.
+pub(crate) fn tcp_md5_signature(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let blanks = |at: usize| {
+        at + b.get(at..).map_or(0, |t| {
+            t.iter().take_while(|c| matches!(c, b' ' | b'\t')).count()
+        })
+    };
+    if pos.checked_sub(4).and_then(|s| b.get(s..pos)) != Some(b"tcp ".as_slice()) {
+        return None;
+    }
+    let i = blanks(pos + "md5sig".len());
+    let (word_end, hex) = match b.get(i..) {
+        Some(t) if t.starts_with(b"password") => (i + "password".len(), false),
+        Some(t) if t.starts_with(b"key") => (i + "key".len(), true),
+        _ => return None,
+    };
+    let s = blanks(word_end);
+    if s == word_end || i == pos + "md5sig".len() {
+        return None;
+    }
+    let (s, e, close) = match quoted(b, s, 256) {
+        Some((s, e)) => (s, e, e + 1),
+        None => {
+            let len = b.get(s..).map_or(0, |t| {
+                t.iter()
+                    .take(256)
+                    .take_while(|c| !c.is_ascii_whitespace())
+                    .count()
+            });
+            (s, s + len, s + len)
+        }
+    };
+    // A statement ends its line; more words after it are the manual's markup (`password Ar
+    // secret`) or prose.
+    if !ends_line(text, close, false) {
+        return None;
+    }
+    let value = text.get(s..e)?;
+    // The manual's own `password secret` names itself; a key is hexadecimal digits.
+    let secret = if hex {
+        value.bytes().all(|c| c.is_ascii_hexdigit())
+    } else {
+        !is_placeholder(value) && !names_itself(value)
+    };
+    let kind = if hex {
+        "secret-assignment"
+    } else {
+        "password-assignment"
+    };
+    (!value.is_empty() && secret).then_some(Hit::span(s, e, kind))
+}
+
 /// Names that run a password word into the word before it, each from a server's
 /// documentation: Redis's `requirepass` and `masterauth`, keytool's `-storepass` and
 /// `-keypass`, OpenLDAP's `rootpw`, nslcd's `bindpw`.
@@ -397,6 +452,38 @@ pub(crate) fn ppp_secret(text: &str, pos: usize) -> Option<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openbgpd_tcp_md5_signatures() {
+        // bgpd.conf(5): a password or a hexadecimal key; the manual's syntax line stays.
+        for (text, left) in [
+            (
+                "\ttcp md5sig password mekmitasdigoat",
+                "\ttcp md5sig password [REDACTED:password-assignment]",
+            ),
+            (
+                "tcp md5sig key deadbeef",
+                "tcp md5sig key [REDACTED:secret-assignment]",
+            ),
+            (
+                "tcp md5sig password \"a b c\"\n}",
+                "tcp md5sig password \"[REDACTED:password-assignment]\"\n}",
+            ),
+        ] {
+            assert_eq!(crate::redact::redact(text), left);
+        }
+        for text in [
+            ".It Ic tcp md5sig password Ar secret",
+            "tcp md5sig password x y",
+            "tcp md5sig password secret",
+            "tcp md5sig key secret",
+            "tcp md5sig",
+            "md5sig key deadbeef",
+            "tcp md5sig password",
+        ] {
+            assert_eq!(crate::redact::redact(text), text);
+        }
+    }
 
     #[test]
     fn a_directive_opens_its_line_and_its_value_ends_it() {

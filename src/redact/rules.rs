@@ -5,7 +5,9 @@ use super::assertion::{asserted_credential, ASSERTIONS};
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
-use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth};
+use super::directive::{
+    clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
+};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
@@ -33,6 +35,7 @@ pub(crate) enum Rule {
     SqlIdentified,
     ClearTextScheme,
     StatsAuth,
+    TcpMd5Signature,
     PgpassLine,
     PppSecret,
     AssertedCredential,
@@ -60,6 +63,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SqlIdentified,
     Rule::ClearTextScheme,
     Rule::StatsAuth,
+    Rule::TcpMd5Signature,
     Rule::PgpassLine,
     Rule::PppSecret,
     Rule::AssertedCredential,
@@ -131,6 +135,7 @@ impl Rule {
                 clear_text_scheme,
             ),
             Rule::StatsAuth => spec(&["auth"], false, Boundary::Segment, stats_auth),
+            Rule::TcpMd5Signature => spec(&["md5sig"], false, Boundary::Word, tcp_md5_signature),
             Rule::PgpassLine => spec(&[":5432:", ":*:"], false, Boundary::Any, pgpass_line),
             Rule::PppSecret => spec(
                 &["* \"", "*\t\"", "*\t\t\"", "*  \""],
