@@ -107,7 +107,8 @@ const USER_DIRECTIVES: &[&str] = &["user", "username", "login", "user_name"];
 
 /// Does the directive whose key word is at `key_start` follow its block's user, one of the
 /// two directives above it (comment lines skipped)? Then its value is a password even when
-/// it is one word (`login daniel` / `password qwerty`): the block says so, not the word.
+/// it is one word (`login daniel` / `password qwerty`, YAML's `username: postgres` /
+/// `password: zalando`): the block says so, not the word.
 pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
     let line_start = key_start - line_before(text, key_start).len();
     let mut from = line_start.saturating_sub(1024);
@@ -123,6 +124,8 @@ pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
         }
         let mut words = line.split_whitespace();
         if let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) {
+            // YAML writes the block's user as a mapping's key (`username: postgres`).
+            let name = name.strip_suffix(':').unwrap_or(name);
             if USER_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
                 && !value.starts_with(['=', ':'])
             {
@@ -482,6 +485,24 @@ mod tests {
             "tcp md5sig password",
         ] {
             assert_eq!(crate::redact::redact(text), text);
+        }
+    }
+
+    #[test]
+    fn a_yaml_password_of_one_word_counts_after_its_user() {
+        let red = |t: &str| crate::redact::redact(t).into_owned();
+        assert_eq!(
+            red("superuser:\n  username: postgres\n  password: zalando"),
+            "superuser:\n  username: postgres\n  password: [REDACTED:password-assignment]"
+        );
+        for text in [
+            "password: zalando",
+            "mode: strict\npassword: zalando",
+            "username: rewind_user\npassword: rewind_password",
+            "user: app\npassword: enabled",
+            "username: postgres\npassword: mypassword",
+        ] {
+            assert_eq!(red(text), text);
         }
     }
 

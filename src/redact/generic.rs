@@ -7,7 +7,7 @@
 
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
-    psk_entry, sql_password, starts_line, stated_password, takes_bare_value,
+    psk_entry, sql_password, starts_line, stated_password, takes_bare_value, user_line_above,
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
@@ -429,9 +429,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             && (looks_like_code(v, next)
                 || (is_name_value
                     && (spaced || sep == Separator::Sign(":"))
-                    // `login daniel` / `password qwerty`: a block's password, one word.
+                    // `login daniel` / `password qwerty`: a block's password, one word; in
+                    // YAML (`username: postgres` / `password: zalando`) only after its user.
                     && !(password
-                        && (directive || is_netrc(text, pos, key))
+                        && (directive
+                            || is_netrc(text, pos, key)
+                            || (sep == Separator::Sign(":") && user_line_above(text, pos)))
                         && stated_password(text, pos, name_end, v)))))
         // A quoted name of words with numbers must show a separator unless a `key` names it:
         // random text reads as one now and then (1 in 2,000 base62 tokens).
