@@ -82,13 +82,19 @@ pub(crate) fn stated_password(text: &str, key_start: usize, name_end: usize, val
     let hump = name.as_bytes().get(name.len() - word.len()).is_some_and(u8::is_ascii_uppercase)
         && head.last().is_some_and(u8::is_ascii_lowercase);
     let compound = head.last().is_some_and(|c| b"_-.".contains(c)) || hump;
+    one_word_password(value) && (compound || user_line_above(text, key_start))
+}
+
+/// May `value`, one word, be a password where its line says one stands there? Not a
+/// sentence's word (`x.`, `x:`), code (`f(`, `{`), a path, a switch's word, nor a value
+/// naming itself (`mypassword`).
+pub(crate) fn one_word_password(value: &str) -> bool {
     let first = value.bytes().next();
-    let plain = first.is_some_and(|c| c.is_ascii_alphanumeric())
+    first.is_some_and(|c| c.is_ascii_alphanumeric())
         && !value.ends_with(['.', ',', ':', ')'])
         && !value.contains(['(', '{', '|', '/'])
         && !SWITCH_WORDS.iter().any(|w| value.eq_ignore_ascii_case(w))
-        && !names_itself(value);
-    plain && (compound || user_line_above(text, key_start))
+        && !names_itself(value)
 }
 
 /// The password words a directive's name may end in.

@@ -5,9 +5,11 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
+use super::command_line::command_goes_on;
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
-    psk_entry, sql_password, starts_line, stated_password, takes_bare_value, user_line_above,
+    one_word_password, psk_entry, sql_password, starts_line, stated_password, takes_bare_value,
+    user_line_above,
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
@@ -435,7 +437,18 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
                         && (directive
                             || is_netrc(text, pos, key)
                             || (sep == Separator::Sign(":") && user_line_above(text, pos)))
-                        && stated_password(text, pos, name_end, v)))))
+                        && stated_password(text, pos, name_end, v))
+                    // `tgtadm … --password deadbeaf`: a client's password flag says it too,
+                    // on a command line: the value ends it or another flag follows (in prose,
+                    // `--password command switches`, words do), and it is no short word of
+                    // prose (`--http-passwd and --proxy-passwd`): 6 characters at least, as
+                    // the bare directives' own rule asks.
+                    && !(password
+                        && blank == Some(Blank::Flag)
+                        && flag_before(text, pos).is_some_and(|f| f.starts_with("--"))
+                        && v.len() >= 6
+                        && one_word_password(v)
+                        && command_goes_on(bytes, value.consumed)))))
         // A quoted name of words with numbers must show a separator unless a `key` names it:
         // random text reads as one now and then (1 in 2,000 base62 tokens).
         || (!password

@@ -404,6 +404,28 @@ mod tests {
         }
     }
 
+    /// The fifth round's second half: a client's password flag of one word on a command
+    /// line, and not in prose about the flag.
+    #[test]
+    fn a_password_flag_of_one_word_on_a_command_line() {
+        for (text, gone) in [
+            ("tgtadm --op new --mode account --user hoge --password deadbeaf", "deadbeaf"),
+            ("tool --password corncob --verbose", "corncob"),
+            ("tool --password corncob | tee log", "corncob"),
+        ] {
+            assert!(!red(text).contains(gone), "{text}");
+        }
+        for text in [
+            "--password command switches to set username and password",
+            "The --http-passwd and --proxy-passwd command switches",
+            "tgtadm --user ronnie --password password",
+            "tool --password ask",
+            "tool -p corncob",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
     #[test]
     fn redaction_is_idempotent() {
         let text = "password=hunter2 https://u:p4ss@h.example AKIAFAKE0123456789AB";
