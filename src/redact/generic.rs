@@ -23,7 +23,7 @@ use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::literal_at;
+use super::shape::{decoded_literal, literal_at};
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -191,7 +191,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `auth = ("user", "…")`: a tuple of user and password.
     let (sep, value_start) = match (sep, bytes.get(ks.end)) {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
-        _ => (sep, ks.end),
+        _ => (sep, decoded_literal(bytes, ks.end).unwrap_or(ks.end)),
     };
     let value = value_at(text, value_start, sep)?;
     let quote = value.quote;

@@ -426,6 +426,26 @@ mod tests {
         }
     }
 
+    /// A credential's key whose value is a literal handed to a decoding call.
+    #[test]
+    fn a_literal_a_decoder_is_given_under_a_credentials_key() {
+        for (text, gone) in [
+            ("pb._encryption_key = a2b_base64(\"1sW28zp7CWv5TtGjlQpDHHG4Cbr9v36fG5o4f74LsKg=\")", "1sW28zp7"),
+            ("let secret_key = hex!(\"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60\");", "9d61b19d"),
+            ("secret = base64.b64decode(b'c2VjcmV0IGtleSBvZiB0ZXN0cyBtYWRlIHVw')", "c2VjcmV0"),
+            ("const apiKey = atob(\"NGI3ZTE1MTYyOGFlZDJhNmFiZjcxNTg4MDljZjRmM2M=\");", "NGI3ZTE1"),
+        ] {
+            assert!(!red(text).contains(gone), "{text}");
+        }
+        for text in [
+            "secret_key = bytes.fromhex(key_hex)",
+            "token = decode(\"abcdefABCDEF0123456789\")",
+            "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
     #[test]
     fn redaction_is_idempotent() {
         let text = "password=hunter2 https://u:p4ss@h.example AKIAFAKE0123456789AB";
