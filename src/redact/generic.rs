@@ -23,7 +23,7 @@ use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::{decoded_literal, literal_at};
+use super::shape::{decoded_literal, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -96,7 +96,12 @@ fn key_name_end(text: &str, pos: usize) -> Option<usize> {
             break;
         }
     }
-    Some(i)
+    // `ed_secret_key_a`, `_b`: the two parties' keys of a key exchange's test, lettered as
+    // digits number them. Not C's and POSIX's `_t` of a type (`key_t`).
+    let party = bytes.get(i) == Some(&b'_')
+        && bytes.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() && *c != b't')
+        && !bytes.get(i + 2).is_some_and(|c| is_word(*c));
+    Some(if party { i + 2 } else { i })
 }
 
 /// Judges `key = value` at the key word at `pos`: see "Choices" in [`crate::redact`] for

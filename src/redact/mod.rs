@@ -437,7 +437,12 @@ mod tests {
         ] {
             assert!(!red(text).contains(gone), "{text}");
         }
+        // Lettered as parties: `_a`, `_b`; `key_t` is a type's name.
+        let pair = "let ed_secret_key_b = hex!(\"4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb\");";
+        assert!(!red(pair).contains("4ccd089b"), "{pair}");
         for text in [
+            "secret_key_t = \"4ccd089b28ff96da9db6c346ec114e0f\"",
+            "secret_key_ab = \"4ccd089b28ff96da9db6c346ec114e0f\"",
             "secret_key = bytes.fromhex(key_hex)",
             "token = decode(\"abcdefABCDEF0123456789\")",
             "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
