@@ -31,6 +31,9 @@
 //!   the line says it is one (after its block's `login`/`user` line, or after a setting's own
 //!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`.
 //! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
+//! * Secrets named by their use, read by their standard's format (`otp_and_pkce`): a
+//!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) and an
+//!   OAuth PKCE code verifier (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -84,7 +87,8 @@
 //! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
-//! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
+//! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
+//! (one-time password seeds and PKCE verifiers) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`) and
@@ -103,6 +107,7 @@ mod jwk;
 mod lookalike;
 mod naming;
 mod not_secret;
+mod otp_and_pkce;
 mod pair;
 mod private_key;
 mod rules;

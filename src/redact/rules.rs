@@ -12,6 +12,7 @@ use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
+use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
@@ -40,6 +41,8 @@ pub(crate) enum Rule {
     PppSecret,
     AssertedCredential,
     JwkMember,
+    OtpSeed,
+    CodeVerifier,
     Assignment,
 }
 
@@ -68,6 +71,8 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PppSecret,
     Rule::AssertedCredential,
     Rule::JwkMember,
+    Rule::OtpSeed,
+    Rule::CodeVerifier,
     Rule::Assignment,
 ];
 
@@ -147,6 +152,8 @@ impl Rule {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
+            Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
+            Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Segment, code_verifier),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
