@@ -18,8 +18,10 @@ use super::shape::{is_word, string_prefix};
 pub(crate) const OTP_GENERATORS: &[&str] = &["TOTP", "HOTP"];
 
 /// The names RFC 7636 gives the verifier (`code_verifier`, §4.1 and §4.5) as code writes
-/// them: oauth2's `PkceCodeVerifier`, `codeVerifier`.
-pub(crate) const CODE_VERIFIERS: &[&str] = &["CodeVerifier", "codeVerifier", "code_verifier"];
+/// them (oauth2's `PkceCodeVerifier`, `codeVerifier`), from their tail: `code` and `Code`
+/// begin too many words of a transcript for the one pass to stop at each (a trigger there
+/// cost 1 % more instructions); the reader looks back for them.
+pub(crate) const CODE_VERIFIERS: &[&str] = &["Verifier", "_verifier"];
 
 /// The seed a generator named at `pos` is handed as its first argument: `TOTP(`,
 /// `TOTP.generate(`, `pyotp.HOTP(` then a quoted base32 literal.
@@ -53,10 +55,14 @@ pub(crate) fn otp_seed(text: &str, pos: usize) -> Option<Hit> {
 /// `code_verifier=…` (a form's parameter), the value on the line or the next one.
 pub(crate) fn code_verifier(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    let name = CODE_VERIFIERS
+    let tail = CODE_VERIFIERS
         .iter()
         .find(|n| b.get(pos..pos + n.len()) == Some(n.as_bytes()))?;
-    let mut i = pos + name.len();
+    let code = pos.checked_sub(4).and_then(|s| b.get(s..pos));
+    if !matches!(code, Some(b"code" | b"Code")) {
+        return None;
+    }
+    let mut i = pos + tail.len();
     for opener in [
         &b"::new("[..],
         b"::from(",

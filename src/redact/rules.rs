@@ -153,7 +153,7 @@ impl Rule {
             }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
-            Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Segment, code_verifier),
+            Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }
