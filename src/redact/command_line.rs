@@ -292,3 +292,15 @@ pub(crate) fn cli_password(text: &str, pos: usize) -> Option<Hit> {
     }
     Some(Hit::span(s, e, "password-assignment"))
 }
+
+/// Does a command line end at `at`, or go on with another flag, a pipe, a list or a
+/// redirection (blanks first)? Then the word before `at` was a flag's value, not prose.
+pub(crate) fn command_goes_on(b: &[u8], at: usize) -> bool {
+    let i = at
+        + b.get(at..)
+            .map_or(0, |t| t.iter().take_while(|c| **c == b' ' || **c == b'\t').count());
+    matches!(
+        b.get(i),
+        None | Some(b'\n' | b'\r' | b'-' | b'\\' | b'|' | b';' | b'&' | b'>')
+    )
+}

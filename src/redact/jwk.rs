@@ -16,7 +16,7 @@
 use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::not_secret::is_placeholder;
-use super::shape::{blanks, is_b64url, quoted};
+use super::shape::{blanks, is_b64url, quoted, string_prefix};
 
 /// The members as JSON and Python write them, from their name to the `:` after its closing
 /// quote, and `kty` (a symmetric key's `"kty": "oct"`), each after its opening quote
@@ -53,6 +53,8 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
         return symmetric_key(text, pos);
     }
     let i = blanks(b, pos + name_len + 2);
+    // Python's `u'…'` (pyjwkest's tests): a prefix of the literal, not of the key.
+    let i = i + string_prefix(b, i);
     let open = *b.get(i)?;
     if !matches!(open, b'"' | b'\'') {
         return None;
@@ -126,7 +128,10 @@ fn symmetric_key(text: &str, pos: usize) -> Option<Hit> {
 }
 
 /// Where the base64url value that starts at `start` ends: at its closing quote (not taken);
-/// in a triple-quoted string, across line breaks and indentation, up to the closing quotes.
+/// in a triple-quoted string, across line breaks and indentation, up to the closing quotes;
+/// and across literals only white space apart, which Python's lexical analysis ("String
+/// literal concatenation") and C's joins into one (`"d": "ckLy…"` then `"-9Cs…"` on the
+/// next line), up to the last one's closing quote.
 fn material_end(b: &[u8], start: usize, triple: bool) -> Option<usize> {
     let run = |at: usize| {
         at + b
@@ -135,7 +140,22 @@ fn material_end(b: &[u8], start: usize, triple: bool) -> Option<usize> {
     };
     let mut end = run(start);
     if !triple {
-        return matches!(b.get(end), Some(b'"' | b'\'' | b'\\')).then_some(end);
+        let close = *b.get(end).filter(|c| matches!(c, b'"' | b'\'' | b'\\'))?;
+        for _ in 0..64 {
+            let mut next = end + 1;
+            while b.get(next).is_some_and(|c| c.is_ascii_whitespace()) {
+                next += 1;
+            }
+            if close == b'\\' || next == end + 1 || b.get(next) != Some(&close) {
+                break;
+            }
+            let more = run(next + 1);
+            if more == next + 1 || b.get(more) != Some(&close) {
+                break;
+            }
+            end = more;
+        }
+        return Some(end);
     }
     loop {
         let mut next = end;
@@ -175,6 +195,14 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with("\"\"\","), "{out}");
+        // pyjwkest's tests: Python's `u'…'`, and a value split into literals it joins.
+        let prefixed = "    \"d\": u'AY5pb7A0UFiB3RELSD64fTLOSV_jazdF7fLYyuTw8lOfRhWg6Y6rUrPAx'\n}";
+        assert_eq!(redact(prefixed), "    \"d\": u'[REDACTED:private-key]'\n}");
+        let joined = "  \"d\": \"ckLyXxkbjC4szg8q8G0ERBZV\"\n       \"-9CszeOxpRtx1KM9BLl0Do3li_Km2\",\n  \"e\": \"AQAB\"";
+        assert_eq!(
+            redact(joined),
+            "  \"d\": \"[REDACTED:private-key]\",\n  \"e\": \"AQAB\""
+        );
     }
 
     #[test]
@@ -187,6 +215,7 @@ mod tests {
             r#"{"key": "drickyoughurt", "use": "sig"}"#,
             r#"{"kty": "oct", "key": "", "use": "sig"}"#,
             r#"{"d": "abcdefghijklmnopqrstuvwxyz"}"#,
+            "{\"d\": u'2024-01-01T00:00:00Z'}",
         ] {
             assert_eq!(redact(s), s);
         }

@@ -5,7 +5,7 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 234 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 235 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
@@ -31,6 +31,9 @@
 //!   the line says it is one (after its block's `login`/`user` line, or after a setting's own
 //!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`.
 //! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
+//! * Secrets named by their use, read by their standard's format (`otp_and_pkce`): a
+//!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) and an
+//!   OAuth PKCE code verifier (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -84,7 +87,8 @@
 //! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
-//! (services' own syntaxes), `assertion` (tests' asserted credentials) and `generic` (values
+//! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
+//! (one-time password seeds and PKCE verifiers) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`) and
@@ -103,6 +107,7 @@ mod jwk;
 mod lookalike;
 mod naming;
 mod not_secret;
+mod otp_and_pkce;
 mod pair;
 mod private_key;
 mod rules;
@@ -399,6 +404,53 @@ mod tests {
             "auth=fifo:/run/fifo",
             "auth: env:API_TOKEN",
             "secret yes",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
+    /// The fifth round's second half: a client's password flag of one word on a command
+    /// line, and not in prose about the flag.
+    #[test]
+    fn a_password_flag_of_one_word_on_a_command_line() {
+        for (text, gone) in [
+            ("tgtadm --op new --mode account --user hoge --password deadbeaf", "deadbeaf"),
+            ("tool --password corncob --verbose", "corncob"),
+            ("tool --password corncob | tee log", "corncob"),
+        ] {
+            assert!(!red(text).contains(gone), "{text}");
+        }
+        for text in [
+            "--password command switches to set username and password",
+            "The --http-passwd and --proxy-passwd command switches",
+            "tgtadm --user ronnie --password password",
+            "tool --password ask",
+            "tool -p corncob",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
+    /// A credential's key whose value is a literal handed to a decoding call.
+    #[test]
+    fn a_literal_a_decoder_is_given_under_a_credentials_key() {
+        for (text, gone) in [
+            ("pb._encryption_key = a2b_base64(\"1sW28zp7CWv5TtGjlQpDHHG4Cbr9v36fG5o4f74LsKg=\")", "1sW28zp7"),
+            ("let secret_key = hex!(\"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60\");", "9d61b19d"),
+            ("secret = base64.b64decode(b'c2VjcmV0IGtleSBvZiB0ZXN0cyBtYWRlIHVw')", "c2VjcmV0"),
+            ("const apiKey = atob(\"NGI3ZTE1MTYyOGFlZDJhNmFiZjcxNTg4MDljZjRmM2M=\");", "NGI3ZTE1"),
+        ] {
+            assert!(!red(text).contains(gone), "{text}");
+        }
+        // Lettered as parties: `_a`, `_b`; `key_t` is a type's name.
+        let pair = "let ed_secret_key_b = hex!(\"4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb\");";
+        assert!(!red(pair).contains("4ccd089b"), "{pair}");
+        for text in [
+            "secret_key_t = \"4ccd089b28ff96da9db6c346ec114e0f\"",
+            "secret_key_ab = \"4ccd089b28ff96da9db6c346ec114e0f\"",
+            "secret_key = bytes.fromhex(key_hex)",
+            "token = decode(\"abcdefABCDEF0123456789\")",
+            "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
         ] {
             assert_eq!(redact_counted(text).1, 0, "{text}");
         }

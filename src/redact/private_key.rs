@@ -162,7 +162,9 @@ fn one_separator(b: &[u8], i: usize) -> Option<usize> {
                     .map_or(0, |t| t.iter().take_while(|c| **c == b'\\').count());
                 (slashes > 0 && b.get(at + slashes) == Some(&letter)).then_some(at + slashes + 1)
             };
-            escaped(j, b'n').or_else(|| escaped(j, b'r').and_then(|k| escaped(k, b'n')))
+            escaped(j, b'n')
+                .or_else(|| escaped(j, b'r').and_then(|k| escaped(k, b'n')))
+                .map(|k| literal_continuation(b, k))
         }
         _ => None,
     };
@@ -170,6 +172,53 @@ fn one_separator(b: &[u8], i: usize) -> Option<usize> {
         Some(k) => Some(blanks(k)),
         None => (j > i).then_some(j),
     }
+}
+
+/// After a `\n` written in a string literal, where the key's next line goes on in the
+/// source code that holds it: past a Rust or C string continuation (a `\` ending the line:
+/// the Rust reference's "string continuation escape"), or past the literal's closing quote,
+/// a concatenation (`+` in JavaScript, Java and C#, `.` in PHP, or none: C's and Python's
+/// adjacent literals), one line break and the next literal's opening quote (node-rsa's
+/// README: `'-----BEGIN RSA PRIVATE KEY-----\n' +` then `'MIIBOQ…\n' +`). Elsewhere `at`.
+fn literal_continuation(b: &[u8], at: usize) -> usize {
+    // A line break, real or escaped as the JSON of a transcript writes it (`\n`).
+    let line_break = |i: usize| match b.get(i) {
+        Some(b'\n') => Some(i + 1),
+        Some(b'\r') if b.get(i + 1) == Some(&b'\n') => Some(i + 2),
+        _ => {
+            let slashes = b.get(i..)?.iter().take_while(|c| **c == b'\\').count();
+            (slashes > 0 && b.get(i + slashes) == Some(&b'n')).then_some(i + slashes + 1)
+        }
+    };
+    let blanks = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let quote_at = |i: usize| {
+        let slashes = b.get(i..).map_or(0, |t| t.iter().take_while(|c| **c == b'\\').count());
+        b.get(i + slashes)
+            .filter(|c| matches!(c, b'"' | b'\'' | b'`'))
+            .map(|q| (*q, i + slashes + 1))
+    };
+    if let Some((quote, after)) = quote_at(at) {
+        let concatenation = |i: usize| match b.get(i) {
+            Some(b'+' | b'.') => blanks(i + 1),
+            _ => i,
+        };
+        let next = line_break(concatenation(blanks(after)))
+            .map(|i| concatenation(blanks(i)))
+            .and_then(quote_at);
+        return match next {
+            Some((q, i)) if q == quote => i,
+            _ => at,
+        };
+    }
+    if b.get(at) == Some(&b'\\') {
+        return line_break(at + 1).map_or(at, blanks);
+    }
+    at
 }
 
 /// One or more separators (blank lines allowed).
@@ -209,6 +258,27 @@ fn has_key_material(block: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::redact;
+
+    #[test]
+    fn a_key_written_as_string_literals_in_code_goes_whole() {
+        let body = "MIIEpAIBAAKCAQEA6Z5Qqhw+oWfhtEiMHE32Ht94mwTBpAfjt3vPpX8M7DMCTwHs";
+        // JavaScript's `+`, Rust's string continuation, C's adjacent literals, PHP's `.`.
+        for (text, left) in [
+            (format!("key: '-----BEGIN RSA PRIVATE KEY-----\\n' +\n    '{body}\\n' +\n    '1xcXvQ4lQ3rwreDTOWdoJeEEy7gMxXqH0jw0WfBx\\n' +\n    '-----END RSA PRIVATE KEY-----\\n',\nnext"), "key: '[REDACTED:private-key]\\n',\nnext"),
+            (format!("const K: &str = \"-----BEGIN PRIVATE KEY-----\\n\\\n        {body}\\n\\\n        -----END PRIVATE KEY-----\";"), "const K: &str = \"[REDACTED:private-key]\";"),
+            (format!("\"-----BEGIN EC PRIVATE KEY-----\\n\"\n\"{body}\\n\"\n;"), "\"[REDACTED:private-key]\\n\"\n;"),
+            (format!("$k = '-----BEGIN PRIVATE KEY-----\\n' .\n  '{body}';"), "$k = '[REDACTED:private-key]';"),
+            // The same, JSON-escaped in a transcript's line.
+            (format!("\"key: '-----BEGIN RSA PRIVATE KEY-----\\\\n' +\\n    '{body}\\\\n' +\\n\""), "\"key: '[REDACTED:private-key]\\\\n' +\\n\""),
+        ] {
+            assert_eq!(redact(&text), left, "{text}");
+        }
+        // A certificate's lines so written stay, and a literal that is not the key's stays.
+        let cert = format!("'-----BEGIN CERTIFICATE-----\\n' +\n  '{body}\\n' +");
+        assert_eq!(redact(&cert), cert);
+        let after = format!("'-----BEGIN PRIVATE KEY-----\\n' +\n  '{body}\\n';\nlet x = 1;");
+        assert_eq!(redact(&after), "'[REDACTED:private-key]\\n';\nlet x = 1;");
+    }
 
     #[test]
     fn a_putty_key_files_private_lines_go_its_public_ones_stay() {

@@ -5,11 +5,14 @@ use super::assertion::{asserted_credential, ASSERTIONS};
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
-use super::directive::{clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth};
+use super::directive::{
+    clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
+};
 use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
+use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
@@ -33,10 +36,13 @@ pub(crate) enum Rule {
     SqlIdentified,
     ClearTextScheme,
     StatsAuth,
+    TcpMd5Signature,
     PgpassLine,
     PppSecret,
     AssertedCredential,
     JwkMember,
+    OtpSeed,
+    CodeVerifier,
     Assignment,
 }
 
@@ -60,10 +66,13 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SqlIdentified,
     Rule::ClearTextScheme,
     Rule::StatsAuth,
+    Rule::TcpMd5Signature,
     Rule::PgpassLine,
     Rule::PppSecret,
     Rule::AssertedCredential,
     Rule::JwkMember,
+    Rule::OtpSeed,
+    Rule::CodeVerifier,
     Rule::Assignment,
 ];
 
@@ -131,6 +140,7 @@ impl Rule {
                 clear_text_scheme,
             ),
             Rule::StatsAuth => spec(&["auth"], false, Boundary::Segment, stats_auth),
+            Rule::TcpMd5Signature => spec(&["md5sig"], false, Boundary::Word, tcp_md5_signature),
             Rule::PgpassLine => spec(&[":5432:", ":*:"], false, Boundary::Any, pgpass_line),
             Rule::PppSecret => spec(
                 &["* \"", "*\t\"", "*\t\t\"", "*  \""],
@@ -142,6 +152,8 @@ impl Rule {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
+            Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
+            Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }

@@ -138,3 +138,35 @@ pub(crate) fn is_mask(body: &str) -> bool {
     }
     true
 }
+
+/// Calls that decode the literal they are given into bytes, each as its language documents
+/// it: Python's `binascii.a2b_base64`, `a2b_hex`, `unhexlify`, `base64.b64decode` and its
+/// kin, `bytes.fromhex`; Rust's `hex!` (the hex-literal crate); the web's `atob`. A key's value so written is the
+/// literal: `pb._encryption_key = a2b_base64("1sW2…")`.
+const DECODERS: &[&[u8]] = &[
+    b"a2b_base64",
+    b"a2b_hex",
+    b"unhexlify",
+    b"b64decode",
+    b"standard_b64decode",
+    b"urlsafe_b64decode",
+    b"b32decode",
+    b"b16decode",
+    b"fromhex",
+    b"hex!",
+    b"atob",
+];
+
+/// `(?:[\w.:]+[.:])?DECODER\(\s*` then a quote (or a Python prefix and one): where the literal
+/// a decoding call at `at` is given starts, if one is.
+pub(crate) fn decoded_literal(b: &[u8], at: usize) -> Option<usize> {
+    let end = run(b, at, |c| is_word(c) || matches!(c, b'.' | b':' | b'!'));
+    let path = b.get(at..end)?;
+    let name = path.rsplit(|c| matches!(c, b'.' | b':')).next()?;
+    if b.get(end) != Some(&b'(') || !DECODERS.contains(&name) {
+        return None;
+    }
+    let i = blanks(b, end + 1);
+    let quote = i + string_prefix(b, i);
+    matches!(b.get(quote), Some(b'"' | b'\'' | b'`')).then_some(i)
+}
