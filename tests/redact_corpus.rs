@@ -7,7 +7,10 @@
 //! * Held-out: `held-out.txt`, frozen and never tuned against (its header says
 //!   where each group comes from). Its recall and false positives are printed
 //!   beside the co-developed ones; the test fails only below the floor
-//!   `HELD_OUT_FLOOR` states.
+//!   `HELD_OUT_FLOOR` states. The later sets (`held-out-*.txt`) are printed beside it,
+//!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
+//!   tuned against since [15]'s fifth round, each after its clean figure was taken, and
+//!   keep what that round reached as floors.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -159,6 +162,17 @@ fn held_out_sealed() -> Vec<Case> {
 fn held_out_blind() -> Vec<Case> {
     parse(
         &fixture("held-out-blind.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
+/// The eighth held-out set (issue [15], fifth round's second half): verbatim test data,
+/// sample configs, READMEs and code from Debian, PyPI, npm and crates.io packages none of the
+/// other corpora or sweeps used, committed before that half's rules changed (its rule
+/// writers read only the sealed, unseen and blind sets) and measured once, at its end.
+fn held_out_apart() -> Vec<Case> {
+    parse(
+        &fixture("held-out-apart.txt"),
         &["source", "secret", "lookalike"],
     )
 }
@@ -320,17 +334,22 @@ const HELD_OUT_FLOOR: Floor = Floor {
     false_positives: 6,
 };
 
-/// The two held-out sets promoted to development in [15]'s fifth round (their clean
+/// The three held-out sets promoted to development in [15]'s fifth round (their clean
 /// figures were taken first: unseen 74 of 86 and 27 of 324 after the third round, sealed
-/// 62 of 80 and 2 of 222 after the fourth): the fifth round wrote rules from their failing
-/// cases, so they are evidence no more, and what the round reached on them is kept as a
-/// floor, as the co-developed corpus is kept whole.
+/// 62 of 80 and 2 of 222 after the fourth, blind 62 of 84 and 8 of 182 after the fifth's
+/// first half): the round wrote rules from their failing cases, so they are evidence no
+/// more, and what the round reached on them is kept as a floor, as the co-developed corpus
+/// is kept whole.
 const UNSEEN_FLOOR: Floor = Floor {
     recalled: 86,
-    false_positives: 6,
+    false_positives: 4,
 };
 const SEALED_FLOOR: Floor = Floor {
     recalled: 76,
+    false_positives: 0,
+};
+const BLIND_FLOOR: Floor = Floor {
+    recalled: 79,
     false_positives: 0,
 };
 
@@ -344,6 +363,7 @@ fn corpus_recall_and_false_positives() {
     let unseen = held_out_figures(held_out_unseen());
     let sealed = held_out_figures(held_out_sealed());
     let blind = held_out_figures(held_out_blind());
+    let apart = held_out_figures(held_out_apart());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -364,7 +384,8 @@ fn corpus_recall_and_false_positives() {
         row("held-out fresh (`held-out-fresh.txt`, frozen)", &fresh),
         row("unseen (`held-out-unseen.txt`, tuned against since the fifth round)", &unseen),
         row("sealed (`held-out-sealed.txt`, tuned against since the fifth round)", &sealed),
-        row("held-out blind (`held-out-blind.txt`, frozen)", &blind),
+        row("blind (`held-out-blind.txt`, tuned against since the fifth round's second half)", &blind),
+        row("held-out apart (`held-out-apart.txt`, frozen)", &apart),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -395,11 +416,15 @@ fn corpus_recall_and_false_positives() {
         held.positives,
         HELD_OUT_FLOOR.false_positives
     );
-    for (name, figures, floor) in [("unseen", &unseen, &UNSEEN_FLOOR), ("sealed", &sealed, &SEALED_FLOOR)] {
+    for (name, figures, floor) in [
+        ("unseen", &unseen, &UNSEEN_FLOOR),
+        ("sealed", &sealed, &SEALED_FLOOR),
+        ("blind", &blind, &BLIND_FLOOR),
+    ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
             "{table}\n\nthe {name} set, tuned against since the fifth round, fell below what \
-             that round reached (recall {} of {}, false positives at most {})",
+             the round reached (recall {} of {}, false positives at most {})",
             floor.recalled,
             figures.positives,
             floor.false_positives
@@ -449,6 +474,12 @@ fn held_out_cases_are_well_formed() {
         "only {} held-out blind cases",
         blind.len()
     );
+    let apart = held_out_apart();
+    assert!(
+        apart.len() >= 250,
+        "only {} held-out apart cases",
+        apart.len()
+    );
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -457,6 +488,7 @@ fn held_out_cases_are_well_formed() {
         .chain(&unseen)
         .chain(&sealed)
         .chain(&blind)
+        .chain(&apart)
         .enumerate()
     {
         assert_eq!(

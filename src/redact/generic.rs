@@ -15,7 +15,7 @@ use super::entropy::bits_per_char;
 use super::hit::Hit;
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
-    any_of, declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
+    declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
     is_identifier_words, is_name, is_placeholder, is_reference, is_type_name, is_version,
     looks_like_code, names_a_password,
 };
@@ -23,7 +23,7 @@ use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::{decoded_literal, is_word, literal_at};
+use super::shape::{any_of, decoded_literal, is_b64_digest, is_uuid, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -582,20 +582,4 @@ pub(crate) fn is_digit_credential(v: &str, quote: Option<u8>) -> bool {
     all_digits
         && varied
         && ((groups == 1 && digits >= 8 && quote.is_some()) || (groups >= 2 && digits >= 10))
-}
-
-/// A digest in base64: SHA-1's 28 characters, SHA-256's 44, SHA-512's 88, padded.
-fn is_b64_digest(v: &str) -> bool {
-    [28, 44, 88].contains(&v.len())
-        && v.ends_with('=')
-        && v.bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
-}
-
-fn is_uuid(v: &str) -> bool {
-    v.len() == 36
-        && v.bytes().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
 }

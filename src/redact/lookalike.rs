@@ -6,7 +6,8 @@
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
 use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
-use super::not_secret::{any_of, first_of, is_name, is_placeholder, is_type_name, last_of};
+use super::not_secret::{is_name, is_placeholder, is_type_name};
+use super::shape::{any_of, first_of, last_of};
 use super::pair::{line_before, Separator};
 
 /// A value as the generic rule reads it, with what stands around it.

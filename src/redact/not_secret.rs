@@ -1,7 +1,7 @@
 //! Values that stand where a credential would and are not one: placeholders, names,
 //! references and code (see "Choices" in [`crate::redact`]; the corpus tests pin them).
 
-use super::shape::is_mask;
+use super::shape::{any_of, is_mask};
 
 /// Values that stand for a secret without being one.
 pub(crate) fn is_placeholder(value: &str) -> bool {
@@ -587,18 +587,4 @@ pub(crate) fn names_a_password(v: &str) -> bool {
         && ["pass", "pwd", "secret", "token", "key"]
             .iter()
             .any(|w| lower.contains(w))
-}
-
-/// Byte sets for the look-alike guards: a `[char; N]` pattern is code of its own for each N
-/// and each method in the wasm, a byte slice is one.
-pub(crate) fn any_of(v: &str, set: &[u8]) -> bool {
-    v.bytes().any(|c| set.contains(&c))
-}
-
-pub(crate) fn first_of(v: &str, set: &[u8]) -> bool {
-    v.bytes().next().is_some_and(|c| set.contains(&c))
-}
-
-pub(crate) fn last_of(v: &str, set: &[u8]) -> bool {
-    v.bytes().last().is_some_and(|c| set.contains(&c))
 }

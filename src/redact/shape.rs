@@ -170,3 +170,33 @@ pub(crate) fn decoded_literal(b: &[u8], at: usize) -> Option<usize> {
     let quote = i + string_prefix(b, i);
     matches!(b.get(quote), Some(b'"' | b'\'' | b'`')).then_some(i)
 }
+
+/// Byte sets for the look-alike guards: a `[char; N]` pattern is code of its own for each N
+/// and each method in the wasm, a byte slice is one.
+pub(crate) fn any_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().any(|c| set.contains(&c))
+}
+
+pub(crate) fn first_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().next().is_some_and(|c| set.contains(&c))
+}
+
+pub(crate) fn last_of(v: &str, set: &[u8]) -> bool {
+    v.bytes().last().is_some_and(|c| set.contains(&c))
+}
+
+/// A digest in base64: SHA-1's 28 characters, SHA-256's 44, SHA-512's 88, padded.
+pub(crate) fn is_b64_digest(v: &str) -> bool {
+    [28, 44, 88].contains(&v.len())
+        && v.ends_with('=')
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
+}
+
+pub(crate) fn is_uuid(v: &str) -> bool {
+    v.len() == 36
+        && v.bytes().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
