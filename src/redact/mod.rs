@@ -95,6 +95,7 @@
 //! `lookalike` (the value with what stands around it).
 
 mod assertion;
+mod block;
 mod command_line;
 mod directive;
 mod entropy;
@@ -104,6 +105,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod key_material;
 mod lookalike;
 mod naming;
 mod not_secret;
@@ -113,6 +115,7 @@ mod private_key;
 mod rules;
 mod scan;
 mod shape;
+mod stored_hash;
 mod tokens;
 mod urls;
 
