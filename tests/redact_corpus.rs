@@ -346,7 +346,7 @@ const UNSEEN_FLOOR: Floor = Floor {
     false_positives: 4,
 };
 const SEALED_FLOOR: Floor = Floor {
-    recalled: 76,
+    recalled: 77,
     false_positives: 0,
 };
 const BLIND_FLOOR: Floor = Floor {
