@@ -112,7 +112,7 @@ mod tests {
                 "[nifty]\nLoginName\t= gm\n#Password\t= nifgm\t\t# if not specified",
                 "nifgm",
             ),
-            ("[work]\nuser=deploy\npassword=hollyhock", "hollyhock"),
+            ("[mirror]\nUser = deploy\nPassword = hollyhock", "hollyhock"),
         ] {
             assert!(!red(text).contains(gone), "{text}");
         }

@@ -59,7 +59,9 @@ mod tests {
         let counted = "707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f";
         assert!(!not_key_material(counted));
         assert!(!not_key_material(&counted[..48]));
-        assert!(!not_key_material(&"000102030405060708090A0B0C0D0E0F".repeat(2)));
+        assert!(!not_key_material(
+            &"000102030405060708090A0B0C0D0E0F".repeat(2)
+        ));
         // Random text as before; fillers, other lengths and mixed case stay no key.
         assert!(!not_key_material("q8Fz2kLmN0pRx7Tv"));
         for v in [
