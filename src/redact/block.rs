@@ -89,6 +89,16 @@ pub(crate) fn ini_setting(line: &str) -> Option<(&str, &str)> {
     (word(name) && word(value) && !value.starts_with('=')).then_some((name, value))
 }
 
+/// Is `v` a name as code writes one, in snake_case or camelCase (`form_value`, `pwdValue`)?
+/// After `password =`, code assigns a variable; an INI file's password is a word.
+pub(crate) fn names_code(v: &str) -> bool {
+    let b = v.as_bytes();
+    v.contains('_')
+        || b.windows(2).any(
+            |w| matches!(w, [low, high] if low.is_ascii_lowercase() && high.is_ascii_uppercase()),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::redact_counted;
@@ -124,6 +134,9 @@ mod tests {
             "[deodeo]\nLoginName\t= gm\nPassword\t= prompt",
             "[deodeo]\nHostName\t= www.enjoy.ne.jp\nPassword\t= gmkun",
             "username = request.user\npassword = request.form",
+            "username = user\npassword = form_value",
+            "login = args.login\npassword = pwdValue",
+            "user:\n  name: bob\npassword: hunter",
         ] {
             assert_eq!(redact_counted(text).1, 0, "{text}");
         }

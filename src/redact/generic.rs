@@ -5,7 +5,7 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
-use super::block::block_statement;
+use super::block::{block_statement, names_code};
 use super::command_line::command_goes_on;
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
@@ -452,6 +452,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
                         && (directive
                             || is_netrc(text, pos, key)
                             || (matches!(sep, Separator::Sign(":" | "="))
+                                && !(sep == Separator::Sign("=") && names_code(v))
                                 && user_line_above(text, pos)))
                         && stated_password(text, pos, name_end, v))
                     // `tgtadm … --password deadbeaf`: a client's password flag says it too,
