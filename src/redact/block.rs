@@ -15,21 +15,15 @@ const STATEMENT_WORDS: &[&str] = &["password", "passwd", "passphrase"];
 const BLOCK_LINES: usize = 64;
 const BLOCK_BYTES: usize = 4096;
 
-/// The longest value a statement is read for.
-const MAX_VALUE: usize = 256;
-
 /// Is the key whose name runs `name_start..name_end` a password statement of a block
 /// grammar: blanks, one bare value, `;` ending the line (a `#` comment may follow), inside a
 /// block a `{` above opens and no `}` has closed? The caller checks that the name opens its
 /// line. Where the value ends: at its `;`.
 pub(crate) fn block_statement(text: &str, name_start: usize, name_end: usize) -> Option<usize> {
     let b = text.as_bytes();
-    let name = b.get(name_start..name_end).unwrap_or(&[]);
-    let named = STATEMENT_WORDS.iter().any(|w| {
-        name.len() >= w.len()
-            && name
-                .get(name.len() - w.len()..)
-                .is_some_and(|end| end.eq_ignore_ascii_case(w.as_bytes()))
+    let named = text.get(name_start..name_end).is_some_and(|n| {
+        let n = n.to_ascii_lowercase();
+        STATEMENT_WORDS.iter().any(|w| n.ends_with(w))
     });
     if !named {
         return None;
@@ -43,7 +37,6 @@ pub(crate) fn block_statement(text: &str, name_start: usize, name_end: usize) ->
         .get(blanks..)
         .unwrap_or(&[])
         .iter()
-        .take(MAX_VALUE)
         .take_while(|c| !c.is_ascii_whitespace() && !matches!(c, b';' | b'"' | b'\''))
         .count();
     let semi = blanks + value;
