@@ -9,8 +9,8 @@
 //!   beside the co-developed ones; the test fails only below the floor
 //!   `HELD_OUT_FLOOR` states. The later sets (`held-out-*.txt`) are printed beside it,
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
-//!   tuned against since [15]'s fifth round, each after its clean figure was taken, and
-//!   keep what that round reached as floors.
+//!   tuned against since [15]'s fifth round and one (apart) since its sixth, each after its
+//!   clean figure was taken, and keep what the round that tuned them reached as floors.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -169,7 +169,8 @@ fn held_out_blind() -> Vec<Case> {
 /// The eighth held-out set (issue [15], fifth round's second half): verbatim test data,
 /// sample configs, READMEs and code from Debian, PyPI, npm and crates.io packages none of the
 /// other corpora or sweeps used, committed before that half's rules changed (its rule
-/// writers read only the sealed, unseen and blind sets) and measured once, at its end.
+/// writers read only the sealed, unseen and blind sets) and measured once, at its end;
+/// tuned against since the sixth round.
 fn held_out_apart() -> Vec<Case> {
     parse(
         &fixture("held-out-apart.txt"),
@@ -345,11 +346,17 @@ const UNSEEN_FLOOR: Floor = Floor {
     false_positives: 4,
 };
 const SEALED_FLOOR: Floor = Floor {
-    recalled: 76,
+    recalled: 77,
     false_positives: 0,
 };
 const BLIND_FLOOR: Floor = Floor {
     recalled: 79,
+    false_positives: 0,
+};
+/// The apart set, promoted to development in [15]'s sixth round after its clean figure
+/// (72 of 83 and 3 of 170, at the end of the fifth round's second half).
+const APART_FLOOR: Floor = Floor {
+    recalled: 78,
     false_positives: 0,
 };
 
@@ -385,7 +392,7 @@ fn corpus_recall_and_false_positives() {
         row("unseen (`held-out-unseen.txt`, tuned against since the fifth round)", &unseen),
         row("sealed (`held-out-sealed.txt`, tuned against since the fifth round)", &sealed),
         row("blind (`held-out-blind.txt`, tuned against since the fifth round's second half)", &blind),
-        row("held-out apart (`held-out-apart.txt`, frozen)", &apart),
+        row("apart (`held-out-apart.txt`, tuned against since the sixth round)", &apart),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -420,11 +427,13 @@ fn corpus_recall_and_false_positives() {
         ("unseen", &unseen, &UNSEEN_FLOOR),
         ("sealed", &sealed, &SEALED_FLOOR),
         ("blind", &blind, &BLIND_FLOOR),
+        ("apart", &apart, &APART_FLOOR),
     ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
-            "{table}\n\nthe {name} set, tuned against since the fifth round, fell below what \
-             the round reached (recall {} of {}, false positives at most {})",
+            "{table}\n\nthe {name} set, tuned against since [15]'s fifth round or later, fell \
+             below what the round that tuned it reached (recall {} of {}, false positives at \
+             most {})",
             floor.recalled,
             figures.positives,
             floor.false_positives

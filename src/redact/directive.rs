@@ -10,6 +10,7 @@
 //! directive that follows its block's user (`login daniel` / `password qwerty`) takes a
 //! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
+use super::block::ini_setting;
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
 use super::pair::{line_before, name_start};
@@ -108,8 +109,8 @@ const SWITCH_WORDS: &[&str] = &[
 ];
 
 /// Directives that name the user of the block a password directive belongs to: `.netrc`'s
-/// `login`, msmtp's and mpop's `user`, FreeIPMI's `Username`.
-const USER_DIRECTIVES: &[&str] = &["user", "username", "login", "user_name"];
+/// `login`, msmtp's and mpop's `user`, FreeIPMI's `Username`, weex's `LoginName`.
+const USER_DIRECTIVES: &[&str] = &["user", "username", "login", "user_name", "loginname"];
 
 /// Does the directive whose key word is at `key_start` follow its block's user, one of the
 /// two directives above it (comment lines skipped)? Then its value is a password even when
@@ -129,7 +130,11 @@ pub(crate) fn user_line_above(text: &str, key_start: usize) -> bool {
             continue;
         }
         let mut words = line.split_whitespace();
-        if let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) {
+        // INI writes it as a setting (weex's `LoginName = gm`).
+        let setting = ini_setting(line).map(|(n, v)| (Some(n), Some(v), None));
+        if let (Some(name), Some(value), None) =
+            setting.unwrap_or_else(|| (words.next(), words.next(), words.next()))
+        {
             // YAML writes the block's user as a mapping's key (`username: postgres`).
             let name = name.strip_suffix(':').unwrap_or(name);
             if USER_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))

@@ -5,6 +5,7 @@
 //! kind is written, whatever the generic judgement would have said. The judgement of which values stand where a
 //! secret would and are none is `not_secret`'s; the randomness measure, `entropy`'s.
 
+use super::block::{block_statement, names_code};
 use super::command_line::command_goes_on;
 use super::directive::{
     config_setter, ends_line, fetchmail_poll, glued_key, insecure_password, is_tsig_secret,
@@ -13,6 +14,7 @@ use super::directive::{
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
+use super::key_material::not_key_material;
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
@@ -20,10 +22,10 @@ use super::not_secret::{
     looks_like_code, names_a_password,
 };
 use super::pair::{
-    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, name_start,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
-use super::shape::{any_of, decoded_literal, is_b64_digest, is_uuid, is_word, literal_at};
+use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
@@ -128,6 +130,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `requirepass`, `masterauth`, `rootpw`: a glued name's key word is its end.
     let glued = glued_key(text, pos);
     let password = password_key(&lower_key) || (glued && lower_key == "auth");
+    // vtund's `passwd Ma&^TU;` in a host's `{ }` block: a statement, not the command.
+    let statement = (sep == Separator::Blank)
+        .then(|| block_statement(text, name_start(text, pos), name_end))
+        .flatten();
     let blank = match sep {
         Separator::Blank
             if is_cli_flag(text, pos)
@@ -140,7 +146,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         // `passwd alice` is the command that changes a password.
         Separator::Blank
             if (password || lower_key == "secret")
-                && lower_key != "passwd"
+                && (lower_key != "passwd" || statement.is_some())
                 && starts_line(text, pos) =>
         {
             Some(Blank::Directive)
@@ -199,7 +205,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
         _ => (sep, decoded_literal(bytes, ks.end).unwrap_or(ks.end)),
     };
-    let value = value_at(text, value_start, sep)?;
+    let mut value = value_at(text, value_start, sep)?;
+    // A statement's value is all its `;` ends (`Ma&^TU;`).
+    if let Some(semi) = statement {
+        (value.end, value.consumed) = (semi, semi);
+    }
     let quote = value.quote;
     // `if password == "root"`: a password compared with a literal is that password; any
     // other comparison (`key == "Enter"`, `token == other`) is code.
@@ -223,13 +233,12 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // and `PASS`, `pwd` or `secret` alone open too many other lines (test runners' `PASS
     // TestX`, the shell's `pwd`).
     let bare = quote.is_none()
-        && (v.contains('/') || key == "PASS" || !takes_bare_value(text, pos, name_end, v));
+        && (v.contains('/')
+            || key == "PASS"
+            || !(statement.is_some() || takes_bare_value(text, pos, name_end, v)));
+    let closed = quote.is_some() || is_tsig_secret(v) || statement.is_some();
     match blank {
-        Some(Blank::Directive)
-            if bare || !ends_line(text, value.consumed, quote.is_some() || is_tsig_secret(v)) =>
-        {
-            return None
-        }
+        Some(Blank::Directive) if bare || !ends_line(text, value.consumed, closed) => return None,
         Some(Blank::Sql) if quote.is_none() => return None,
         // OpenSSL's `-passin env:VAR`, `file:path`, `fd:3`: where to read the password.
         Some(Blank::Flag) if ["env:", "file:", "fd:"].iter().any(|p| v.starts_with(p)) => {
@@ -442,7 +451,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
                     && !(password
                         && (directive
                             || is_netrc(text, pos, key)
-                            || (sep == Separator::Sign(":") && user_line_above(text, pos)))
+                            || (matches!(sep, Separator::Sign(":" | "="))
+                                && !(sep == Separator::Sign("=") && names_code(v))
+                                && user_line_above(text, pos)))
                         && stated_password(text, pos, name_end, v))
                     // `tgtadm … --password deadbeaf`: a client's password flag says it too,
                     // on a command line: the value ends it or another flag follows (in prose,
@@ -527,21 +538,6 @@ fn password_key(lower_key: &str) -> bool {
         || lower_key.contains("pwd")
         || lower_key.ends_with("pw")
         || lower_key == "psk"
-}
-
-/// Is `v` not key material? 16+ characters of letters and digits, base64 or base64url,
-/// reading as random (3.5 bits a character), not a UUID.
-fn not_key_material(v: &str) -> bool {
-    v.len() < 16
-        || !v.bytes().any(|c| c.is_ascii_digit())
-        || !v.bytes().any(|c| c.is_ascii_alphabetic())
-        || !(v
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
-            || v.bytes()
-                .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
-        || bits_per_char(v.as_bytes()) < 3.5
-        || is_uuid(v)
 }
 
 /// `"client_secret": "drickyoughurt"`, `"refresh_token": "alabalaportocala"`: one long word of

@@ -8,6 +8,7 @@
 use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
 use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::shape::{any_of, first_of, last_of};
+use super::stored_hash::is_stored_hash;
 use super::pair::{line_before, Separator};
 
 /// A value as the generic rule reads it, with what stands around it.
@@ -35,6 +36,7 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || markup_elsewhere(s)
         || names_what_it_is(s)
         || method_with_options(s.value)
+        || is_stored_hash(s.value)
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,

@@ -22,17 +22,19 @@
 //!   (`<password>`, `<admin-password>`), .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
 //!   <name> x` — and `key` alone when its value reads as random (3.5 bits a character, as
-//!   gitleaks' generic rule).
+//!   gitleaks' generic rule), or 48 or 64 hex digits, a 192- or 256-bit key (`key_material`).
 //! * Passwords in services' own syntaxes (`directive`): a directive alone on its line
 //!   (`requirepass x`, `rootpw x`, `bindpw x`, `auth_pass x`, `Password "x"`, BIND's `secret
 //!   "x";`), SQL's `PASSWORD '…'` and `IDENTIFIED BY '…'`, strongSwan's `: PSK "…"`,
 //!   fetchmail's `password "…"`, HAProxy's `stats auth u:x` and `insecure-password x`,
 //!   Dovecot's `{PLAIN}x`, `.pgpass` lines, `chap-secrets` lines; a one-word password where
 //!   the line says it is one (after its block's `login`/`user` line, or after a setting's own
-//!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`.
+//!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`; a block
+//!   grammar's `passwd x;` statement and an INI password after its section's user (`block`).
 //! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
 //! * Secrets named by their use, read by their standard's format (`otp_and_pkce`): a
-//!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) and an
+//!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) or its
+//!   secret type (`OTPAuth.Secret.fromBase32("…")`) and an
 //!   OAuth PKCE code verifier (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
@@ -64,7 +66,8 @@
 //! crypt(3)'s and Django's formats, declarations whose value is a type (`pub const
 //! X_PASSWORD: T = 6`), authentication methods (`auth: oauth2`), template slots
 //! (`__DB_PASSWORD__`), colours, numbered fillers (`value2`), a URL password of one or two
-//! letters, what a tool printed elided (`p...9`).
+//! letters or a placeholder percent-encoded (`pass%20word`), what a tool printed elided
+//! (`p...9`), a hashed password as Django stores it under `password` (`stored_hash`).
 //!
 //! # One pass, no regex engine
 //!
@@ -90,11 +93,14 @@
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
 //! (one-time password seeds and PKCE verifiers) and `generic` (values
 //! named by their key), which reads with
-//! `pair` (the key-value grammar, with `directive`'s line tests) and judges with `not_secret`
-//! (the value alone), `naming` (a value that names what it stands for: `some_password`) and
-//! `lookalike` (the value with what stands around it).
+//! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
+//! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
+//! (the value alone), `naming` (a value that names what it stands for: `some_password`),
+//! `stored_hash` (a password's stored form) and `lookalike` (the value with what stands
+//! around it).
 
 mod assertion;
+mod block;
 mod command_line;
 mod directive;
 mod entropy;
@@ -104,6 +110,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod key_material;
 mod lookalike;
 mod naming;
 mod not_secret;
@@ -113,6 +120,7 @@ mod private_key;
 mod rules;
 mod scan;
 mod shape;
+mod stored_hash;
 mod tokens;
 mod urls;
 

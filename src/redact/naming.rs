@@ -80,7 +80,8 @@ pub(crate) fn names_its_credential(v: &str) -> bool {
         if password_word && !last.contains('_') && first.bytes().all(|c| c.is_ascii_lowercase()) {
             // `db_passwd`, `p_password`, `in_password`: one or two letters are an
             // abbreviation of what the password is for, no word to make a password of.
-            return STAND_INS.contains(&first) || first.len() <= 2;
+            // `old_password`: which one, as glued (`oldpassword`).
+            return STAND_INS.contains(&first) || WHICH_ONE.contains(&first) || first.len() <= 2;
         }
     }
     // `newpassword`, `oldPassword`: which one, glued to the word.
@@ -251,6 +252,8 @@ mod tests {
             "newpassword",
             "oldPassword",
             "currentpass",
+            "old_password",
+            "new_passwd",
         ] {
             assert!(names_its_credential(v), "{v}");
         }

