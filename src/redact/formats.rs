@@ -257,9 +257,35 @@ netbox-token nbt_ A{12,}.A{40,}
 # (nats-io/nkeys, strkey.go's EncodeSeed): base32 of two prefix bytes, the 32-byte Ed25519
 # seed and a CRC16, 58 characters; the prefix bytes always write `S`, the key's type (User,
 # Account, Operator, Server, Cluster, curve X) and `A`.
-nats-nkey-seed SUA|SAA|SOA|SNA|SCA|SXA U{55}
+nats-nkey-seed SUA|SAA|SOA|SNA|SCA|SXA U{55} sum:strkey
+# the sixth round: secret-key encodings that carry a checksum (`checksum`). Where the prefix
+# is a character or two, the checksum of the whole token must hold (`sum!:`): a string of
+# the shape passes it once in 2^32 (StrKey's CRC16: 2^16, on 56 characters of base32).
+# XRP Ledger family seeds (xrpl.org, \"base58 encodings\"): 0x21 and 16 bytes, 29 characters
+# from `s`; Ed25519 seeds 0x01E14B and 16 bytes, 31 from `sEd`.
+xrp-seed sp|ss|sh|sn|sa A{27} sum!:xrp58
+\" sEd A{28} sum!:xrp58
+# Stellar secret seeds (SEP-0023 StrKey): version byte 18 << 3, the 32-byte seed, CRC16.
+stellar-secret-seed SA|SB|SC|SD U{54} sum!:strkey
+# Bitcoin's wallet import format (0x80, or testnet's 0xEF, 32 bytes, 0x01 when the key is
+# compressed): 51 characters from 5H-5K (testnet 91-93), 52 from Kw-L5 (cM-cW); BIP-38's
+# passphrase-encrypted keys, 58 from 6P.
+bitcoin-private-key 5H|5J|5K A{49} sum!:b58
+\" Kw|Kx|Ky|Kz|L1|L2|L3|L4|L5 A{50} sum!:b58
+\" 91|92|93 A{49} sum!:b58
+\" cM|cN|cP|cQ|cR|cS|cT|cU|cV|cW A{50} sum!:b58
+\" 6P A{56} sum!:b58
+# BIP-32 extended private keys, with SLIP-0132's versions: 111 characters of Base58Check.
+extended-private-key xprv|tprv|yprv|zprv|uprv|vprv|Yprv|Zprv|Uprv|Vprv A{107} sum:b58
+# Nostr's private key (NIP-19): bech32 of 32 bytes after `nsec`.
+nostr-secret-key nsec1 l{58} sum:bech32
+# PASERK's secret and symmetric keys (`public`, `lid`, `pid`, `sid` are public or ids) and
+# PASETO's tokens, which are bearer tokens as JWTs are.
+paserk-key k1.local.|k2.local.|k3.local.|k4.local.|k1.secret.|k2.secret.|k3.secret.|k4.secret.|k1.local-pw.|k2.local-pw.|k3.local-pw.|k4.local-pw.|k1.secret-pw.|k2.secret-pw.|k3.secret-pw.|k4.secret-pw.|k1.seal.|k2.seal.|k3.seal.|k4.seal. B{43,}
+\" k1.local-wrap.|k2.local-wrap.|k3.local-wrap.|k4.local-wrap.|k1.secret-wrap.|k2.secret-wrap.|k3.secret-wrap.|k4.secret-wrap. w{1,16}.B{43,}
+paseto-token v1.local.|v2.local.|v3.local.|v4.local.|v1.public.|v2.public.|v3.public.|v4.public. B{40,}.B{0,}
 # keys that are files
-age-secret-key AGE-SECRET-KEY-1 E{58}
+age-secret-key AGE-SECRET-KEY-1 E{58} sum:bech32
 1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}
 1password-token ops_eyJ b{250,}
 # JWTs last: `eyJ` begins the Grafana key above too.

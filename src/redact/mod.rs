@@ -95,6 +95,7 @@
 //! `lookalike` (the value with what stands around it).
 
 mod assertion;
+mod checksum;
 mod command_line;
 mod directive;
 mod entropy;
