@@ -93,6 +93,18 @@ impl Class {
         })
     }
 
+    fn bytes(self) -> u128 {
+        (0..128u8)
+            .filter(|c| self.contains(*c))
+            .fold(0, |set, c| set | 1 << c)
+    }
+
+    /// Whether `set` (a class's [`Class::bytes`]) holds `c`.
+    #[inline(always)]
+    pub(crate) fn holds(set: u128, c: u8) -> bool {
+        c < 128 && set & (1 << c) != 0
+    }
+
     pub(crate) fn contains(self, c: u8) -> bool {
         let alnum = c.is_ascii_alphanumeric();
         match self {
@@ -124,6 +136,8 @@ impl Class {
 pub(crate) struct Piece {
     pub(crate) sep: Option<u8>,
     pub(crate) class: Class,
+    /// The class's bytes as a bit set (all ASCII), asked of every byte a body is read over.
+    pub(crate) bytes: u128,
     pub(crate) min: u16,
     pub(crate) max: u16,
 }
@@ -318,9 +332,11 @@ fn parse_parts(spec: &str) -> Option<Vec<Piece>> {
             Some((min, max)) => (number(min)?, number(max)?),
             None => (number(range)?, number(range)?),
         };
+        let class = Class::from_letter(class)?;
         parts.push(Piece {
             sep,
-            class: Class::from_letter(class)?,
+            class,
+            bytes: class.bytes(),
             min,
             max,
         });

@@ -261,10 +261,12 @@ nats-nkey-seed SUA|SAA|SOA|SNA|SCA|SXA U{55} sum:strkey
 # the sixth round: secret-key encodings that carry a checksum (`checksum`). Where the prefix
 # is a character or two, the checksum of the whole token must hold (`sum!:`): a string of
 # the shape passes it once in 2^32 (StrKey's CRC16: 2^16, on 56 characters of base32).
-# XRP Ledger family seeds (xrpl.org, \"base58 encodings\"): 0x21 and 16 bytes, 29 characters
-# from `s`; Ed25519 seeds 0x01E14B and 16 bytes, 31 from `sEd`.
-xrp-seed sp|ss|sh|sn|sa A{27} sum!:xrp58
-\" sEd A{28} sum!:xrp58
+# XRP Ledger family seeds (xrpl.org, \"base58 encodings\"): Ed25519 seeds 0x01E14B and 16
+# bytes, 31 characters from `sEd`; secp256k1 seeds 0x21 and 16 bytes, 29 from `sp`-`sa`,
+# after a key naming them: as triggers, `sh`, `sp`, `sa` begin too many words (the scan
+# took 4 % more instructions for them alone, docs/redaction.md).
+xrp-seed sEd A{28} sum!:xrp58
+\" @seed|secret|xrp|ripple=sp|ss|sh|sn|sa A{27} sum!:xrp58
 # Stellar secret seeds (SEP-0023 StrKey): version byte 18 << 3, the 32-byte seed, CRC16.
 stellar-secret-seed SA|SB|SC|SD U{54} sum!:strkey
 # Bitcoin's wallet import format (0x80, or testnet's 0xEF, 32 bytes, 0x01 when the key is
@@ -279,6 +281,11 @@ bitcoin-private-key 5H|5J|5K A{49} sum!:b58
 extended-private-key xprv|tprv|yprv|zprv|uprv|vprv|Yprv|Zprv|Uprv|Vprv A{107} sum:b58
 # Nostr's private key (NIP-19): bech32 of 32 bytes after `nsec`.
 nostr-secret-key nsec1 l{58} sum:bech32
+# Tezos's secret keys (src/lib_crypto/base58.ml): Ed25519, secp256k1 and P-256 seeds, 54
+# characters; Ed25519's 64-byte key, 98; the encrypted forms, 88.
+tezos-secret-key edsk|spsk|p2sk A{50} sum:b58
+\" edsk A{94} sum:b58
+\" edesk|spesk|p2esk A{83} sum:b58
 # PASERK's secret and symmetric keys (`public`, `lid`, `pid`, `sid` are public or ids) and
 # PASETO's tokens, which are bearer tokens as JWTs are.
 paserk-key k1.local.|k2.local.|k3.local.|k4.local.|k1.secret.|k2.secret.|k3.secret.|k4.secret.|k1.local-pw.|k2.local-pw.|k3.local-pw.|k4.local-pw.|k1.secret-pw.|k2.secret-pw.|k3.secret-pw.|k4.secret-pw.|k1.seal.|k2.seal.|k3.seal.|k4.seal. B{43,}

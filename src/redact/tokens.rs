@@ -14,11 +14,22 @@ use super::shape::{is_b64url, is_mask, literal_at};
 
 /// The token of row `format` whose prefix is at `pos`, if it is one.
 pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> {
-    let b = text.as_bytes();
     let after_prefix = format
         .prefixes()
-        .find(|p| literal_at(b, pos, p.as_bytes(), format.any_case))
+        .find(|p| literal_at(text.as_bytes(), pos, p.as_bytes(), format.any_case))
         .map(|p| pos + p.len())?;
+    token_after(text, pos, after_prefix, format)
+}
+
+/// As [`token_hit`], where the scan has matched one of the row's prefixes already: it ends
+/// at `after_prefix`.
+pub(crate) fn token_after(
+    text: &str,
+    pos: usize,
+    after_prefix: usize,
+    format: &Format,
+) -> Option<Hit> {
+    let b = text.as_bytes();
     let start = match format.lead {
         None => pos,
         Some(lead) => {
@@ -206,7 +217,7 @@ fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
     let n = b.get(start..).map_or(0, |t| {
         t.iter()
             .take(usize::from(part.max))
-            .take_while(|c| part.class.contains(**c))
+            .take_while(|c| Class::holds(part.bytes, **c))
             .count()
     });
     (n >= usize::from(part.min) && (n > 0 || part.sep.is_none())).then_some(start + n)
