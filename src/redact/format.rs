@@ -20,6 +20,12 @@
 //!   must read as random: 3.8 bits a character), `ci` (prefixes in any case), `keep` (the
 //!   prefix stays: a URL's host and path), `<B{4}` (a lead: characters right before the
 //!   prefix that belong to the token, as Telegram's bot id before `:AA`).
+//! * the checksum column: `sum!:<sum>` for a shape with no distinctive prefix (a seed that
+//!   starts `s`, a key that starts `5H`): the checksum of the whole token, prefix included,
+//!   must hold, or it is no token; `sum:<sum>` for a row whose prefix says enough already:
+//!   a token whose checksum holds is taken even where it looks like a mask or a filler, one
+//!   whose checksum fails (a test's made-up key) is still taken on its shape. `<sum>` is a
+//!   [`Sum`]'s name: `b58`, `xrp58`, `strkey`, `bech32`.
 
 /// A character class of a token's part (its letter in a row in brackets).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -87,6 +93,18 @@ impl Class {
         })
     }
 
+    fn bytes(self) -> u128 {
+        (0..128u8)
+            .filter(|c| self.contains(*c))
+            .fold(0, |set, c| set | 1 << c)
+    }
+
+    /// Whether `set` (a class's [`Class::bytes`]) holds `c`.
+    #[inline(always)]
+    pub(crate) fn holds(set: u128, c: u8) -> bool {
+        c < 128 && set & (1 << c) != 0
+    }
+
     pub(crate) fn contains(self, c: u8) -> bool {
         let alnum = c.is_ascii_alphanumeric();
         match self {
@@ -118,6 +136,8 @@ impl Class {
 pub(crate) struct Piece {
     pub(crate) sep: Option<u8>,
     pub(crate) class: Class,
+    /// The class's bytes as a bit set (all ASCII), asked of every byte a body is read over.
+    pub(crate) bytes: u128,
     pub(crate) min: u16,
     pub(crate) max: u16,
 }
@@ -143,6 +163,44 @@ pub(crate) enum Check {
     /// The body must read as random: at least this many tenths of a bit per character, and
     /// be no name (for prefixes short or common enough to begin ordinary words).
     Entropy(u8),
+    /// The checksum the encoding carries, and how much it decides.
+    Sum(Sum, Need),
+}
+
+/// A checksum an encoding carries over the whole token (`checksum` computes each).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Sum {
+    /// `b58`: Base58Check with Bitcoin's alphabet (WIF keys, BIP-32 extended keys, BIP-38).
+    Base58Check,
+    /// `xrp58`: Base58Check with the XRP Ledger's alphabet (family seeds).
+    XrpBase58Check,
+    /// `strkey`: base32 ending in a CRC16-XModem (Stellar's StrKey, NATS' nkeys).
+    StrKey,
+    /// `bech32`: BIP-173's checksum (Nostr's `nsec`, age's keys).
+    Bech32,
+}
+
+impl Sum {
+    fn from_name(name: &str) -> Option<Sum> {
+        Some(match name {
+            "b58" => Sum::Base58Check,
+            "xrp58" => Sum::XrpBase58Check,
+            "strkey" => Sum::StrKey,
+            "bech32" => Sum::Bech32,
+            _ => return None,
+        })
+    }
+}
+
+/// How much a row's checksum decides.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Need {
+    /// `sum!:`: no token unless it holds (the shape alone is too plain).
+    Holds,
+    /// `sum:`: a token that holds is taken whatever it looks like; one that fails is judged
+    /// on its shape (the prefix is distinctive: a test's key with a made-up checksum is
+    /// still a credential to us).
+    Confirms,
 }
 
 /// Where a format is recognised.
@@ -229,7 +287,11 @@ impl Format {
                 "ci" => format.any_case = true,
                 "keep" => format.reveal = Reveal::Prefix,
                 _ => {
-                    if let Some(tenths) = flag.strip_prefix('e') {
+                    if let Some(name) = flag.strip_prefix("sum!:") {
+                        format.check = Check::Sum(Sum::from_name(name)?, Need::Holds);
+                    } else if let Some(name) = flag.strip_prefix("sum:") {
+                        format.check = Check::Sum(Sum::from_name(name)?, Need::Confirms);
+                    } else if let Some(tenths) = flag.strip_prefix('e') {
                         format.check = Check::Entropy(u8::try_from(number(tenths)?).ok()?);
                     } else {
                         format.lead = Some(*parse_parts(flag.strip_prefix('<')?)?.first()?);
@@ -270,9 +332,11 @@ fn parse_parts(spec: &str) -> Option<Vec<Piece>> {
             Some((min, max)) => (number(min)?, number(max)?),
             None => (number(range)?, number(range)?),
         };
+        let class = Class::from_letter(class)?;
         parts.push(Piece {
             sep,
-            class: Class::from_letter(class)?,
+            class,
+            bytes: class.bytes(),
             min,
             max,
         });
@@ -302,5 +366,10 @@ mod tests {
         assert_eq!(c.lead.map(|l| (l.min, l.max)), Some((3, 5)));
         assert!(Format::parse("broken ghp_ A{36", "").is_none());
         assert!(Format::parse("unknown-class ghp_ Z{36}", "").is_none());
+        let seed = Format::parse("xrp-seed sp|sa A{27} sum!:xrp58", "").unwrap();
+        assert_eq!(seed.check, Check::Sum(Sum::XrpBase58Check, Need::Holds));
+        let age = Format::parse("age AGE-SECRET-KEY-1 E{58} sum:bech32", "").unwrap();
+        assert_eq!(age.check, Check::Sum(Sum::Bech32, Need::Confirms));
+        assert!(Format::parse("unknown-sum sp A{27} sum!:crc64", "").is_none());
     }
 }

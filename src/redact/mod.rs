@@ -5,9 +5,10 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 235 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 251 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
-//!   and npm's checksums verified) and JSON Web Tokens; the table's context rows take a
+//!   and npm's checksums verified; Bitcoin, Stellar and XRP Ledger keys by their checksums,
+//!   `checksum`) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
 //! * Private key blocks (PEM, OpenSSH, PGP) and OpenVPN static keys, whole; PuTTY key
 //!   files' private lines; JSON Web Keys' private and symmetric members (`jwk`: `"d"`,
@@ -87,7 +88,7 @@
 //!
 //! Vocabulary (leaves, importing nothing of their neighbours): `hit` (what a rule reports,
 //! where it may start), `format` (how a provider format is written as data), `shape` (the
-//! byte readers), `entropy`. Data: `formats` (the provider table). Logic: `scan` (the one
+//! byte readers), `entropy`, `checksum` (the checksums credential encodings carry). Data: `formats` (the provider table). Logic: `scan` (the one
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
@@ -101,6 +102,7 @@
 
 mod assertion;
 mod block;
+mod checksum;
 mod command_line;
 mod directive;
 mod entropy;

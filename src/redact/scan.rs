@@ -11,7 +11,7 @@ use super::directive::glued_key_at;
 use super::hit::{Boundary, Hit};
 use super::rules::{Rule, AFTER_FORMATS, BEFORE_FORMATS};
 use super::shape::literal_at;
-use super::tokens::token_hit;
+use super::tokens::token_after;
 
 static MATCHER: OnceLock<Option<Matcher>> = OnceLock::new();
 
@@ -44,14 +44,21 @@ pub(crate) struct Matcher {
     first_byte: [bool; 256],
     /// Bucket 0 is empty; triggers inside a bucket are in priority order.
     buckets: Vec<Vec<Trigger>>,
-    /// Per bucket, the bytes a trigger's third and fourth bytes may be (all, where a trigger
-    /// is shorter): most byte pairs that begin a trigger begin ordinary words too (`git`
+    /// Per bucket, what a byte pair must have around it before any trigger is tried.
+    gates: Vec<Gate>,
+}
+
+/// A bucket's quick tests, together: the scan asks them of most byte pairs that begin a
+/// trigger.
+struct Gate {
+    /// The bytes a trigger's third and fourth bytes may be (all, where a trigger is
+    /// shorter): most byte pairs that begin a trigger begin ordinary words too (`git`
     /// against `github_pat_`, `create` against `credential`).
-    third: Vec<[u64; 4]>,
-    fourth: Vec<[u64; 4]>,
-    /// Per bucket, the boundary all its triggers share, if they do: checked before any of
-    /// them is tried (`NT` inside `CONTENT` starts no token).
-    boundary: Vec<Option<Boundary>>,
+    third: [u64; 4],
+    fourth: [u64; 4],
+    /// The boundary all its triggers share, if they do: checked before any of them is
+    /// tried (`NT` inside `CONTENT` starts no token).
+    boundary: Option<Boundary>,
 }
 
 impl Matcher {
@@ -131,23 +138,21 @@ impl Matcher {
                 buckets.get_mut(usize::from(*slot))?.push(trigger);
             }
         }
-        let mut third = Vec::with_capacity(buckets.len());
-        let mut fourth = Vec::with_capacity(buckets.len());
-        let mut boundary = Vec::with_capacity(buckets.len());
+        let mut gates = Vec::with_capacity(buckets.len());
         for bucket in &mut buckets {
             bucket.sort_by_key(|t| t.rank);
             let first = bucket.first().map(|t| t.boundary);
-            boundary.push(first.filter(|b| bucket.iter().all(|t| t.boundary == *b)));
-            third.push(allowed_at(bucket, 2)?);
-            fourth.push(allowed_at(bucket, 3)?);
+            gates.push(Gate {
+                third: allowed_at(bucket, 2)?,
+                fourth: allowed_at(bucket, 3)?,
+                boundary: first.filter(|b| bucket.iter().all(|t| t.boundary == *b)),
+            });
         }
         Some(Matcher {
             bucket_of,
             first_byte,
             buckets,
-            third,
-            fourth,
-            boundary,
+            gates,
         })
     }
 
@@ -228,20 +233,19 @@ impl Matcher {
     /// and follow the byte before?
     #[inline(always)]
     fn may_go_on(&self, bytes: &[u8], i: usize, bucket: usize) -> bool {
-        let allows = |table: &Vec<[u64; 4]>, at: usize| {
-            let Some(allowed) = table.get(bucket) else {
-                return false;
-            };
-            match bytes.get(at) {
-                Some(&c) => allowed
-                    .get(usize::from(c >> 6))
-                    .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
-                None => allowed.iter().all(|bits| *bits == u64::MAX),
-            }
+        let Some(gate) = self.gates.get(bucket) else {
+            return false;
         };
-        allows(&self.third, i + 2)
-            && allows(&self.fourth, i + 3)
-            && match self.boundary.get(bucket).copied().flatten() {
+        let allows = |allowed: &[u64; 4], at: usize| match bytes.get(at) {
+            Some(&c) => allowed
+                .get(usize::from(c >> 6))
+                .is_some_and(|bits| bits & (1 << (c & 63)) != 0),
+            None => allowed.iter().all(|bits| *bits == u64::MAX),
+        };
+        allows(&gate.third, i + 2)
+            && allows(&gate.fourth, i + 3)
+            && match gate.boundary {
+                Some(Boundary::Word) => at_word_start(bytes, i),
                 Some(shared) => boundary_ok(bytes, i, shared),
                 None => true,
             }
@@ -258,6 +262,8 @@ impl Matcher {
         if bucket == 0 {
             return None;
         }
+        // A boundary the whole bucket shares was asked by `may_go_on` already.
+        let shared = self.gates.get(bucket).is_some_and(|g| g.boundary.is_some());
         let mut tried: Option<Reading> = None;
         for trigger in self.buckets.get(bucket)? {
             let found = bytes.get(pos..pos + trigger.literal.len());
@@ -270,7 +276,7 @@ impl Matcher {
             });
             if tried == Some(trigger.source)
                 || !literal
-                || !boundary_ok(bytes, pos, trigger.boundary)
+                || (!shared && !boundary_ok(bytes, pos, trigger.boundary))
             {
                 continue;
             }
@@ -278,7 +284,9 @@ impl Matcher {
             let hit = match trigger.source {
                 Reading::Rule(rule) => (rule.spec().read)(text, pos),
                 Reading::Format(index) => {
-                    formats().get(index).and_then(|f| token_hit(text, pos, f))
+                    formats()
+                        .get(index)
+                        .and_then(|f| token_after(text, pos, pos + trigger.literal.len(), f))
                 }
             };
             if hit.is_some() {
@@ -306,6 +314,24 @@ fn allowed_at(bucket: &[Trigger], index: usize) -> Option<[u64; 4]> {
     Some(allowed)
 }
 
+/// Not glued to a word, nor cut out of base64 text (`+`, or a `/` inside a run): an image's
+/// base64 holds every two-letter prefix; a URL's `//ghp_…` still counts. Apart from
+/// `boundary_ok` and small: the scan asks it of most byte pairs that begin a trigger.
+#[inline(never)]
+fn at_word_start(bytes: &[u8], pos: usize) -> bool {
+    let Some(&before) = pos.checked_sub(1).and_then(|p| bytes.get(p)) else {
+        return true;
+    };
+    if before.is_ascii_alphanumeric() || before == b'_' || before == b'+' {
+        return false;
+    }
+    !(before == b'/'
+        && pos
+            .checked_sub(2)
+            .and_then(|p| bytes.get(p))
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'+'))
+}
+
 fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     let before = match pos.checked_sub(1).and_then(|p| bytes.get(p)) {
         Some(&c) => c,
@@ -313,16 +339,7 @@ fn boundary_ok(bytes: &[u8], pos: usize, boundary: Boundary) -> bool {
     };
     match boundary {
         Boundary::Any => true,
-        // Not glued to a word, nor cut out of base64 text (`+`, or a `/` inside a run): an
-        // image's base64 holds every two-letter prefix; a URL's `//ghp_…` still counts.
-        Boundary::Word => {
-            let inside_run = before == b'/'
-                && pos
-                    .checked_sub(2)
-                    .and_then(|p| bytes.get(p))
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'+');
-            !(before.is_ascii_alphanumeric() || before == b'_' || before == b'+' || inside_run)
-        }
+        Boundary::Word => at_word_start(bytes, pos),
         Boundary::Flag => matches!(before, b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'(' | b'`'),
         Boundary::Quote => matches!(before, b'"' | b'\''),
         Boundary::Segment => {

@@ -3,8 +3,9 @@
 //! or the entropy the row asks for). Context rows (`Standing::AfterContext`) are matched here
 //! too, against a value the key-value reader has already cut out.
 
+use super::checksum::{base58check_holds, bech32_holds, strkey_holds, BITCOIN, RIPPLE};
 use super::entropy::bits_per_char;
-use super::format::{Body, Check, Class, Format, Piece, Reveal, Standing};
+use super::format::{Body, Check, Class, Format, Need, Piece, Reveal, Standing, Sum};
 use super::formats::formats;
 use super::hit::Hit;
 use super::not_secret::is_name;
@@ -13,11 +14,22 @@ use super::shape::{is_b64url, is_mask, literal_at};
 
 /// The token of row `format` whose prefix is at `pos`, if it is one.
 pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> {
-    let b = text.as_bytes();
     let after_prefix = format
         .prefixes()
-        .find(|p| literal_at(b, pos, p.as_bytes(), format.any_case))
+        .find(|p| literal_at(text.as_bytes(), pos, p.as_bytes(), format.any_case))
         .map(|p| pos + p.len())?;
+    token_after(text, pos, after_prefix, format)
+}
+
+/// As [`token_hit`], where the scan has matched one of the row's prefixes already: it ends
+/// at `after_prefix`.
+pub(crate) fn token_after(
+    text: &str,
+    pos: usize,
+    after_prefix: usize,
+    format: &Format,
+) -> Option<Hit> {
+    let b = text.as_bytes();
     let start = match format.lead {
         None => pos,
         Some(lead) => {
@@ -40,7 +52,8 @@ pub(crate) fn token_hit(text: &str, pos: usize, format: &Format) -> Option<Hit> 
     }
     let random = b.get(after_prefix..end)?;
     let lead = b.get(start..pos)?;
-    if !reads_random(lead, random, format.check) {
+    let whole = b.get(pos..end)?;
+    if !reads_random(lead, random, whole, format.check) {
         return None;
     }
     let secret_start = match format.reveal {
@@ -153,7 +166,7 @@ fn fits(value: &[u8], format: &Format) -> bool {
     match body_end(value, start, &format.body) {
         Some(end) if end == value.len() => value
             .get(start..)
-            .is_some_and(|random| reads_random(&[], random, format.check)),
+            .is_some_and(|random| reads_random(&[], random, value, format.check)),
         _ => false,
     }
 }
@@ -204,7 +217,7 @@ fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
     let n = b.get(start..).map_or(0, |t| {
         t.iter()
             .take(usize::from(part.max))
-            .take_while(|c| part.class.contains(**c))
+            .take_while(|c| Class::holds(part.bytes, **c))
             .count()
     });
     (n >= usize::from(part.min) && (n > 0 || part.sep.is_none())).then_some(start + n)
@@ -246,8 +259,17 @@ fn jwt_end(b: &[u8], at: usize) -> Option<usize> {
 
 /// The random part of a token reads as one: not a mask (`xxxx`, `0000`), not a filler whose
 /// every segment repeats one or two characters (Slack's `T00000000/B00000000/XXXX…`), and
-/// as random as the row asks.
-fn reads_random(lead: &[u8], random: &[u8], check: Check) -> bool {
+/// as random as the row asks. A row with a checksum asks it of the `whole` token (prefix
+/// and body): one that holds is the encoding, whatever it looks like.
+fn reads_random(lead: &[u8], random: &[u8], whole: &[u8], check: Check) -> bool {
+    if let Check::Sum(sum, need) = check {
+        if sum_holds(sum, whole) {
+            return true;
+        }
+        if need == Need::Holds {
+            return false;
+        }
+    }
     // A row whose body is short or empty (Mailchimp's `…-us12`, MaxMind's `…_mmk`): the
     // lead is the secret.
     let random = if random.len() < 8 && lead.len() > random.len() {
@@ -267,6 +289,16 @@ fn reads_random(lead: &[u8], random: &[u8], check: Check) -> bool {
             bits_per_char(random) * 10.0 >= f32::from(tenths) && !is_name(text)
         }
         Check::Crc32Base62 => crc_verifies(random) || bits_per_char(random) >= 3.0,
+        Check::Sum(..) => true,
+    }
+}
+
+fn sum_holds(sum: Sum, whole: &[u8]) -> bool {
+    match sum {
+        Sum::Base58Check => base58check_holds(whole, BITCOIN),
+        Sum::XrpBase58Check => base58check_holds(whole, RIPPLE),
+        Sum::StrKey => strkey_holds(whole),
+        Sum::Bech32 => bech32_holds(whole),
     }
 }
 
@@ -422,6 +454,55 @@ mod tests {
     #[test]
     fn crc32_matches_the_standard_check_value() {
         assert_eq!(crc32_reference(b"123456789"), 0xCBF4_3926);
+    }
+
+    /// The sixth round's checksum column: a token of a weak prefix (`s`, `S`, `5H`, `Kx`) is
+    /// taken pasted alone when its checksum holds and left when one character is changed;
+    /// a row with a distinctive prefix (`xprv`, `nsec1`) takes it either way. The tokens are
+    /// formats.txt's, made by each specification's encoding.
+    #[test]
+    fn a_weak_prefix_is_taken_only_when_its_checksum_holds() {
+        let lines = format_lines();
+        let alone = |kind: &str| {
+            lines
+                .iter()
+                .filter(|(k, secret, text)| k == &kind && secret == text)
+                .map(|(_, secret, _)| *secret)
+                .collect::<Vec<_>>()
+        };
+        let changed = |token: &str| {
+            // One character of the body, inside the alphabet, changed (base32 and base58
+            // both have `B` and `C`, bech32 `q` and `p`).
+            let at = token.len() - 5;
+            let mut bytes = token.as_bytes().to_vec();
+            let [one, other] = if token.starts_with("nsec") { *b"qp" } else { *b"BC" };
+            bytes[at] = if bytes[at] == one { other } else { one };
+            String::from_utf8(bytes).unwrap()
+        };
+        let mut weak = 0;
+        for kind in ["xrp-seed", "stellar-secret-seed", "bitcoin-private-key"] {
+            for token in alone(kind) {
+                weak += 1;
+                assert_eq!(
+                    crate::redact::redact(token),
+                    format!("[REDACTED:{kind}]"),
+                    "{token}"
+                );
+                let bad = changed(token);
+                assert_eq!(crate::redact::redact_counted(&bad).1, 0, "{bad}");
+            }
+        }
+        assert!(weak >= 5, "{weak} weak-prefix tokens");
+        for kind in ["extended-private-key", "nostr-secret-key"] {
+            for token in alone(kind) {
+                let bad = changed(token);
+                assert_eq!(
+                    crate::redact::redact(&bad),
+                    format!("[REDACTED:{kind}]"),
+                    "{bad}"
+                );
+            }
+        }
     }
 
     #[test]
