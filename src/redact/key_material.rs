@@ -13,17 +13,32 @@ use super::shape::is_uuid;
 
 /// Is `v` not key material?
 pub(crate) fn not_key_material(v: &str) -> bool {
-    !cipher_key_hex(v)
-        && (v.len() < 16
-            || !v.bytes().any(|c| c.is_ascii_digit())
-            || !v.bytes().any(|c| c.is_ascii_alphabetic())
-            || !(v
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
-                || v.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
-            || bits_per_char(v.as_bytes()) < 3.5
-            || is_uuid(v))
+    is_public_point(v)
+        || !cipher_key_hex(v)
+            && (v.len() < 16
+                || !v.bytes().any(|c| c.is_ascii_digit())
+                || !v.bytes().any(|c| c.is_ascii_alphabetic())
+                || !(v
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
+                    || v.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
+                || bits_per_char(v.as_bytes()) < 3.5
+                || is_uuid(v))
+}
+
+/// A public point as SEC 1 §2.3.3 writes it in hex: `04` and both coordinates, or `02`/`03`
+/// and one, of P-256's or secp256k1's 32 bytes, P-384's 48 or P-521's 66: the public half,
+/// which `key` names as often as the private one (`key_str = "0411db…"`).
+fn is_public_point(v: &str) -> bool {
+    let b = v.as_bytes();
+    let coordinate = |n: usize| [64, 96, 132].contains(&n);
+    b.iter().all(u8::is_ascii_hexdigit)
+        && match b.get(..2) {
+            Some(b"04") => b.len() % 2 == 0 && coordinate((b.len() - 2) / 2),
+            Some(b"02" | b"03") => coordinate(b.len() - 2),
+            _ => false,
+        }
 }
 
 /// A 192- or 256-bit key's length in hex digits, digits and letters both, and at least 8 of the 16
@@ -76,6 +91,9 @@ mod tests {
             "707172737475767778797a7b7c7d7e7f",
             "707172737475767778797a7b7c7d7e7f8081",
             "707172737475767778797a7b7C7D7E7F808182838485868788898a8b8c8d8e8f",
+            // SEC 1's uncompressed and compressed points (bitcoin's script tests).
+            "0411db93e1dcdb8a016b49840f8c53bc1eb68a382e97b1482ecad7b148a6909a5cb2e0eaddfb84ccf9744464f82e160bfa9b8b64f9d4c03f999b8643f656b412a3",
+            "0311db93e1dcdb8a016b49840f8c53bc1eb68a382e97b1482ecad7b148a6909a5c",
         ] {
             assert!(not_key_material(v), "{v}");
         }

@@ -141,7 +141,8 @@ pub(crate) fn is_mask(body: &str) -> bool {
 
 /// Calls that decode the literal they are given into bytes, each as its language documents
 /// it: Python's `binascii.a2b_base64`, `a2b_hex`, `unhexlify`, `base64.b64decode` and its
-/// kin, `bytes.fromhex`; Rust's `hex!` (the hex-literal crate); the web's `atob`. A key's value so written is the
+/// kin, `bytes.fromhex`; Rust's `hex!` (the hex-literal crate); the web's `atob`; noble's
+/// `hexToBytes` and the `decode_hex` of Rust's crypto crates' tests. A key's value so written is the
 /// literal: `pb._encryption_key = a2b_base64("1sW2…")`.
 const DECODERS: &[&[u8]] = &[
     b"a2b_base64",
@@ -155,7 +156,13 @@ const DECODERS: &[&[u8]] = &[
     b"fromhex",
     b"hex!",
     b"atob",
+    b"decode_hex",
+    b"hexToBytes",
 ];
+
+/// Decoders named by their module alone: the `hex` crate's `hex::decode`, Go's
+/// `hex.DecodeString` (a bare `decode(…)` is any call).
+const HEX_MODULE_DECODERS: &[&[u8]] = &[b"hex::decode", b"hex.decode", b"hex.DecodeString"];
 
 /// `(?:[\w.:]+[.:])?DECODER\(\s*` then a quote (or a Python prefix and one): where the literal
 /// a decoding call at `at` is given starts, if one is.
@@ -163,7 +170,8 @@ pub(crate) fn decoded_literal(b: &[u8], at: usize) -> Option<usize> {
     let end = run(b, at, |c| is_word(c) || matches!(c, b'.' | b':' | b'!'));
     let path = b.get(at..end)?;
     let name = path.rsplit(|c| matches!(c, b'.' | b':')).next()?;
-    if b.get(end) != Some(&b'(') || !DECODERS.contains(&name) {
+    let module = HEX_MODULE_DECODERS.iter().any(|d| path.ends_with(d));
+    if b.get(end) != Some(&b'(') || !(DECODERS.contains(&name) || module) {
         return None;
     }
     let i = blanks(b, end + 1);

@@ -1,0 +1,122 @@
+//! A wallet's recovery phrase: BIP-39's mnemonic, 12, 15, 18, 21 or 24 words (128 to 256
+//! bits of entropy and a checksum, 11 bits a word), under a name or call that says mnemonic
+//! (`.mnemonic("…")`, `mnemonic: "…"`, `Mnemonic::parse("…")`, `seed_phrase = "…"`). The
+//! English list's 2,048 words would cost the `.wasm` some 10 KB; its shape reads instead:
+//! every word 3 to 8 lower-case letters, one blank between, nothing else in the literal.
+
+use super::hit::Hit;
+use super::shape::{blanks, is_word, string_prefix};
+
+pub(crate) const SEED_PHRASE_TRIGGERS: &[&str] = &[
+    "mnemonic",
+    "seed phrase",
+    "seed_phrase",
+    "seedphrase",
+    "seed-phrase",
+    "recovery_phrase",
+];
+
+/// The phrase after the name at `pos`: `("…")`, `= "…"`, `: "…"`, `::parse("…")`, or
+/// unquoted to the line's end after `:` or `=`.
+pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
+    let mut i = pos
+        + b.get(pos..)?
+            .iter()
+            .take(48)
+            .take_while(|c| is_word(**c) || **c == b' ')
+            .count();
+    // Trailing blanks of `seed phrase ` are not the name's.
+    while i > pos && b.get(i - 1) == Some(&b' ') {
+        i -= 1;
+    }
+    i += usize::from(matches!(b.get(i), Some(b'"' | b'\'')));
+    // `::parse(`, `::from_phrase(`, `.phrase(`: a method of the mnemonic's type.
+    if matches!(b.get(i), Some(b':' | b'.')) && matches!(b.get(i + 1), Some(b':' | b'.'))
+        || b.get(i) == Some(&b'.')
+    {
+        i += b
+            .get(i..)?
+            .iter()
+            .take(24)
+            .take_while(|c| is_word(**c) || matches!(c, b'.' | b':'))
+            .count();
+    }
+    i = blanks(b, i);
+    let bare = match b.get(i) {
+        Some(b'(') => false,
+        Some(b'=' | b':') => true,
+        _ => return None,
+    };
+    i += 1 + usize::from(matches!(b.get(i + 1), Some(b'>' | b'=')));
+    i = blanks(b, i);
+    i += string_prefix(b, i);
+    let quote = b
+        .get(i)
+        .copied()
+        .filter(|c| matches!(c, b'"' | b'\'' | b'`'));
+    if quote.is_none() && !bare {
+        return None;
+    }
+    let start = i + usize::from(quote.is_some());
+    let len = b
+        .get(start..)?
+        .iter()
+        .take(256)
+        .take_while(|c| c.is_ascii_lowercase() || **c == b' ')
+        .count();
+    let end = start + len;
+    let closed = match quote {
+        Some(q) => b.get(end) == Some(&q),
+        None => matches!(b.get(end), None | Some(b'\n' | b'\r')),
+    };
+    let phrase = text.get(start..end)?;
+    let words = phrase.split(' ');
+    let count = words.clone().count();
+    (closed
+        && matches!(count, 12 | 15 | 18 | 21 | 24)
+        && words.into_iter().all(|w| (3..=8).contains(&w.len())))
+    .then_some(Hit::span(start, end, "secret-assignment"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{redact, redact_counted};
+
+    const PHRASE: &str =
+        "abstract vacuum mammal awkward pudding scene penalty purchase dinner depart evoke puzzle";
+
+    #[test]
+    fn a_mnemonic_under_its_name_or_call() {
+        for text in [
+            format!("///     .mnemonic(\"{PHRASE}\")"),
+            format!("mnemonic: \"{PHRASE}\""),
+            format!("MNEMONIC={PHRASE}"),
+            format!("let m = Mnemonic::parse(\"{PHRASE}\")?;"),
+            format!(
+                "const seedPhrase = '{PHRASE} {}';",
+                "abstract vacuum mammal"
+            ),
+            format!("\"mnemonic\": \"{PHRASE}\","),
+        ] {
+            assert!(!redact(&text).contains("vacuum"), "{text}");
+        }
+    }
+
+    #[test]
+    fn prose_and_other_counts_stay() {
+        for text in [
+            "mnemonic: \"mov\"".to_string(),
+            format!("mnemonic: \"{}\"", &PHRASE[..PHRASE.len() - 7]),
+            format!(
+                "mnemonic(\"{} extra\")",
+                PHRASE.replace("vacuum", "vacuum,")
+            ),
+            format!("mnemonic = \"{}\"", PHRASE.replace("abstract", "ab")),
+            format!("The mnemonic is {PHRASE}"),
+            format!("mnemonic: \"{}\"", PHRASE.replace("abstract", "Abstract")),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
+}
