@@ -41,10 +41,14 @@ fn is_public_point(v: &str) -> bool {
         }
 }
 
-/// A 192- or 256-bit key's length in hex digits, digits and letters both, and at least 8 of the 16
-/// (no filler repeated: `deadbeef…`, `abab…`).
+/// A 192- or 256-bit key's length in hex digits, varied.
 fn cipher_key_hex(v: &str) -> bool {
-    let b = v.as_bytes();
+    matches!(v.len(), 48 | 64) && varied_hex(v.as_bytes())
+}
+
+/// Hex of digits and letters both, of one case, and at least 8 of the 16 digits (no filler
+/// repeated: `deadbeef…`, `abab…`): key bytes as test vectors write them.
+pub(crate) fn varied_hex(b: &[u8]) -> bool {
     // Asked last: it reads the value once for each hex digit.
     let distinct = || {
         b"0123456789abcdefABCDEF"
@@ -52,8 +56,7 @@ fn cipher_key_hex(v: &str) -> bool {
             .filter(|c| b.contains(c))
             .count()
     };
-    matches!(b.len(), 48 | 64)
-        && b.iter().all(u8::is_ascii_hexdigit)
+    b.iter().all(u8::is_ascii_hexdigit)
         && b.iter().any(u8::is_ascii_digit)
         && b.iter().any(u8::is_ascii_alphabetic)
         && (b.iter().all(|c| !c.is_ascii_uppercase()) || b.iter().all(|c| !c.is_ascii_lowercase()))

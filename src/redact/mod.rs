@@ -23,7 +23,8 @@
 //!   (`<password>`, `<admin-password>`), .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
 //!   <name> x` — and `key` alone when its value reads as random (3.5 bits a character, as
-//!   gitleaks' generic rule), or 48 or 64 hex digits, a 192- or 256-bit key (`key_material`).
+//!   gitleaks' generic rule), or 48 or 64 hex digits, a 192- or 256-bit key (`key_material`;
+//!   not a public point as SEC 1 writes it, `04…`).
 //! * Passwords in services' own syntaxes (`directive`): a directive alone on its line
 //!   (`requirepass x`, `rootpw x`, `bindpw x`, `auth_pass x`, `Password "x"`, BIND's `secret
 //!   "x";`), SQL's `PASSWORD '…'` and `IDENTIFIED BY '…'`, strongSwan's `: PSK "…"`,
@@ -37,6 +38,12 @@
 //!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) or its
 //!   secret type (`OTPAuth.Secret.fromBase32("…")`) and an
 //!   OAuth PKCE code verifier (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
+//! * Raw private keys in code (`raw_key`): a private key's documented size in hex under a
+//!   name that says private (`sk`, `alice_priv`, `privateKeyHex`, `seed`, `OPENSSL_SK`,
+//!   `SECRET_KEY: [u8; 32] =`) or handed to a key's type (`"…".parse::<LocalWallet>()`,
+//!   `SigningKey::from_bytes(&hex!("…"))`, `Keypair::from_protobuf_encoding`), never a public
+//!   key's, a digest's or a nonce's; and a BIP-39 recovery phrase under a mnemonic's name
+//!   (`seed_phrase`: `.mnemonic("abstract vacuum … puzzle")`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -92,7 +99,8 @@
 //! pass) runs `rules` (the rules read by hand, one match) and `tokens` (the one engine of the
 //! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
-//! (one-time password seeds and PKCE verifiers) and `generic` (values
+//! (one-time password seeds and PKCE verifiers), `raw_key` (private keys' hex, with
+//! `seed_phrase`'s recovery phrases) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`

@@ -14,8 +14,7 @@ use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
-use super::raw_key::{raw_key, RAW_KEY_TRIGGERS};
-use super::seed_phrase::{seed_phrase, SEED_PHRASE_TRIGGERS};
+use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
@@ -46,7 +45,6 @@ pub(crate) enum Rule {
     OtpSeed,
     CodeVerifier,
     RawKey,
-    SeedPhrase,
     Assignment,
 }
 
@@ -78,7 +76,6 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::OtpSeed,
     Rule::CodeVerifier,
     Rule::RawKey,
-    Rule::SeedPhrase,
     Rule::Assignment,
 ];
 
@@ -160,8 +157,7 @@ impl Rule {
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
             Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
-            Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key),
-            Rule::SeedPhrase => spec(SEED_PHRASE_TRIGGERS, true, Boundary::Segment, seed_phrase),
+            Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
     }

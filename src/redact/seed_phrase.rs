@@ -5,42 +5,21 @@
 //! every word 3 to 8 lower-case letters, one blank between, nothing else in the literal.
 
 use super::hit::Hit;
-use super::shape::{blanks, is_word, string_prefix};
-
-pub(crate) const SEED_PHRASE_TRIGGERS: &[&str] = &[
-    "mnemonic",
-    "seed phrase",
-    "seed_phrase",
-    "seedphrase",
-    "seed-phrase",
-    "recovery_phrase",
-];
+use super::shape::{blanks, is_word, run, string_prefix};
 
 /// The phrase after the name at `pos`: `("…")`, `= "…"`, `: "…"`, `::parse("…")`, or
 /// unquoted to the line's end after `:` or `=`.
 pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    let mut i = pos
-        + b.get(pos..)?
-            .iter()
-            .take(48)
-            .take_while(|c| is_word(**c) || **c == b' ')
-            .count();
-    // Trailing blanks of `seed phrase ` are not the name's.
+    // The name (`seed phrase` holds a blank), a quoted member's closing quote.
+    let mut i = run(b, pos, |c| is_word(c) || c == b' ');
     while i > pos && b.get(i - 1) == Some(&b' ') {
         i -= 1;
     }
     i += usize::from(matches!(b.get(i), Some(b'"' | b'\'')));
     // `::parse(`, `::from_phrase(`, `.phrase(`: a method of the mnemonic's type.
-    if matches!(b.get(i), Some(b':' | b'.')) && matches!(b.get(i + 1), Some(b':' | b'.'))
-        || b.get(i) == Some(&b'.')
-    {
-        i += b
-            .get(i..)?
-            .iter()
-            .take(24)
-            .take_while(|c| is_word(**c) || matches!(c, b'.' | b':'))
-            .count();
+    if matches!(b.get(i), Some(b'.')) || b.get(i..i + 2) == Some(b"::") {
+        i = run(b, i, |c| is_word(c) || matches!(c, b'.' | b':'));
     }
     i = blanks(b, i);
     let bare = match b.get(i) {
@@ -48,8 +27,10 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
         Some(b'=' | b':') => true,
         _ => return None,
     };
-    i += 1 + usize::from(matches!(b.get(i + 1), Some(b'>' | b'=')));
-    i = blanks(b, i);
+    i = blanks(
+        b,
+        i + 1 + usize::from(matches!(b.get(i + 1), Some(b'>' | b'='))),
+    );
     i += string_prefix(b, i);
     let quote = b
         .get(i)
@@ -59,24 +40,22 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
         return None;
     }
     let start = i + usize::from(quote.is_some());
-    let len = b
-        .get(start..)?
-        .iter()
-        .take(256)
-        .take_while(|c| c.is_ascii_lowercase() || **c == b' ')
-        .count();
-    let end = start + len;
+    // Words of 3 to 8 letters, one blank between.
+    let (mut words, mut letters, mut end) = (0, 0, start);
+    loop {
+        match b.get(end) {
+            Some(c) if c.is_ascii_lowercase() => letters += 1,
+            Some(b' ') if (3..=8).contains(&letters) => (words, letters) = (words + 1, 0),
+            _ => break,
+        }
+        end += 1;
+    }
     let closed = match quote {
         Some(q) => b.get(end) == Some(&q),
         None => matches!(b.get(end), None | Some(b'\n' | b'\r')),
     };
-    let phrase = text.get(start..end)?;
-    let words = phrase.split(' ');
-    let count = words.clone().count();
-    (closed
-        && matches!(count, 12 | 15 | 18 | 21 | 24)
-        && words.into_iter().all(|w| (3..=8).contains(&w.len())))
-    .then_some(Hit::span(start, end, "secret-assignment"))
+    (closed && (3..=8).contains(&letters) && matches!(words + 1, 12 | 15 | 18 | 21 | 24))
+        .then_some(Hit::span(start, end, "secret-assignment"))
 }
 
 #[cfg(test)]

@@ -160,17 +160,14 @@ const DECODERS: &[&[u8]] = &[
     b"hexToBytes",
 ];
 
-/// Decoders named by their module alone: the `hex` crate's `hex::decode`, Go's
-/// `hex.DecodeString` (a bare `decode(…)` is any call).
-const HEX_MODULE_DECODERS: &[&[u8]] = &[b"hex::decode", b"hex.decode", b"hex.DecodeString"];
-
 /// `(?:[\w.:]+[.:])?DECODER\(\s*` then a quote (or a Python prefix and one): where the literal
 /// a decoding call at `at` is given starts, if one is.
 pub(crate) fn decoded_literal(b: &[u8], at: usize) -> Option<usize> {
     let end = run(b, at, |c| is_word(c) || matches!(c, b'.' | b':' | b'!'));
     let path = b.get(at..end)?;
     let name = path.rsplit(|c| matches!(c, b'.' | b':')).next()?;
-    let module = HEX_MODULE_DECODERS.iter().any(|d| path.ends_with(d));
+    // The `hex` crate's `hex::decode`, named by its module (a bare `decode(…)` is any call).
+    let module = path.ends_with(b"hex::decode");
     if b.get(end) != Some(&b'(') || !(DECODERS.contains(&name) || module) {
         return None;
     }
