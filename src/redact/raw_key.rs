@@ -24,14 +24,17 @@ use super::seed_phrase::seed_phrase;
 use super::shape::{blanks, decoded_literal, is_word, run, string_prefix};
 use super::tokens::context_kind;
 
-/// Where the reader starts: the name words `priv`, `seed` and `sk` (followed by what ends a
-/// name: `sk` begins too many words), the key types, Rust's byte array type (`KEY: [u8; 32]
-/// =`), from which the name before it is read, and a recovery phrase's names (`mnemonic`;
-/// `seed phrase` from its `seed`).
+/// Where the reader starts: the name words `priv`, `seed` and `sk` (with its separator: `sk`
+/// begins too many words, `task`, `skip`), the key types, Rust's byte array type (`KEY: [u8;
+/// 32] =`), from which the name before it is read, and a recovery phrase's names
+/// (`mnemonic`; `seed phrase` from its `seed`). Not dalek's `SigningKey` nor `StaticSecret`:
+/// `sign` and `stat` begin too many words of a transcript (the two cost the one pass 1 %
+/// more instructions); under a private name they are read all the same (`sk =
+/// SigningKey::from_bytes(…)`).
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
-    "priv", "seed", "sk ", "sk=", "sk:", "sk\"", "[u8; ", "Wallet", "Keypair", "SigningKey",
-    "SecretKey", "StaticSecret", "mnemonic", "recovery_phrase",
+    "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
+    "mnemonic",
 ];
 
 /// Words of a name that say private key material.
