@@ -7,9 +7,12 @@
 
 use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
 use super::not_secret::{is_name, is_placeholder, is_type_name};
-use super::shape::{any_of, first_of, last_of};
-use super::stored_hash::is_stored_hash;
 use super::pair::{line_before, Separator};
+use super::shape::{any_of, first_of, last_of};
+use super::stand_in::{
+    named_a_dummy, placeholder_in_capitals, says_it_is_a_stand_in, short_otp_key,
+};
+use super::stored_hash::is_stored_hash;
 
 /// A value as the generic rule reads it, with what stands around it.
 pub(crate) struct Seen<'t> {
@@ -37,6 +40,10 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || names_what_it_is(s)
         || method_with_options(s.value)
         || is_stored_hash(s.value)
+        || says_it_is_a_stand_in(s.value)
+        || placeholder_in_capitals(s.value)
+        || named_a_dummy(s.name)
+        || short_otp_key(s.text.get(..s.key_start).unwrap_or(""), s.value)
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
