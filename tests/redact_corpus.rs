@@ -9,7 +9,7 @@
 //!   beside the co-developed ones; the test fails only below the floor
 //!   `HELD_OUT_FLOOR` states. The later sets (`held-out-*.txt`) are printed beside it,
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
-//!   tuned against since [15]'s fifth round and one (apart) since its sixth, each after its
+//!   tuned against since [15]'s fifth round and two (apart, aside) since its sixth, each after its
 //!   clean figure was taken, and keep what the round that tuned them reached as floors.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
@@ -182,7 +182,8 @@ fn held_out_apart() -> Vec<Case> {
 /// manuals, READMEs and code from Debian, PyPI and npm packages named n to r and crates named
 /// a to m, none used by the other corpora or sweeps, committed before any of that round's
 /// rules changed (its first half's writers read only the unseen, sealed, blind and apart sets
-/// and specifications) and measured once, at the end of that half.
+/// and specifications) and measured once, at the end of that half; tuned against since the
+/// sixth round's second half.
 fn held_out_aside() -> Vec<Case> {
     parse(
         &fixture("held-out-aside.txt"),
@@ -371,6 +372,12 @@ const APART_FLOOR: Floor = Floor {
     recalled: 79,
     false_positives: 0,
 };
+/// The aside set, promoted to development in [15]'s sixth round's second half after its
+/// clean figure (60 of 80 and 10 of 170, at the end of the first half).
+const ASIDE_FLOOR: Floor = Floor {
+    recalled: 62,
+    false_positives: 1,
+};
 
 #[test]
 fn corpus_recall_and_false_positives() {
@@ -406,7 +413,7 @@ fn corpus_recall_and_false_positives() {
         row("sealed (`held-out-sealed.txt`, tuned against since the fifth round)", &sealed),
         row("blind (`held-out-blind.txt`, tuned against since the fifth round's second half)", &blind),
         row("apart (`held-out-apart.txt`, tuned against since the sixth round)", &apart),
-        row("held-out aside (`held-out-aside.txt`, frozen)", &aside),
+        row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -442,6 +449,7 @@ fn corpus_recall_and_false_positives() {
         ("sealed", &sealed, &SEALED_FLOOR),
         ("blind", &blind, &BLIND_FLOOR),
         ("apart", &apart, &APART_FLOOR),
+        ("aside", &aside, &ASIDE_FLOOR),
     ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
