@@ -238,6 +238,7 @@ mod tests {
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
     use super::method_with_options;
+    use super::super::stand_in::{placeholder_in_capitals, says_it_is_a_stand_in};
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
     /// key or a password's (the guards above cost no generated credential), almost none reads
@@ -264,7 +265,7 @@ mod tests {
             if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
                 named += 1;
             }
-            if names_its_credential(&token) {
+            if names_its_credential(&token) || says_it_is_a_stand_in(&token) {
                 naming += 1;
             }
             for line in [
@@ -326,6 +327,8 @@ mod tests {
                     || is_prompt(v)
                     || named_as_its_user(v, &head)
                     || method_with_options(v)
+                    || says_it_is_a_stand_in(v)
+                    || placeholder_in_capitals(v)
                 {
                     read += 1;
                 }
