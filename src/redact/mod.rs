@@ -115,6 +115,7 @@ mod jwk;
 mod key_material;
 mod lookalike;
 mod naming;
+mod oathtool;
 mod not_secret;
 mod otp_and_pkce;
 mod pair;
