@@ -50,9 +50,8 @@ fn cipher_key_hex(v: &str) -> bool {
 /// pam_yubico(8) documents as the API client's key in base64. `line` is the line up to the
 /// key; the value must be base64 of 16 characters or more, letters and digits.
 pub(crate) fn pam_module_key(line: &str, v: &str) -> bool {
-    let module = line.split_ascii_whitespace().any(|w| {
-        let file = w.rsplit('/').next().unwrap_or(w);
-        file.starts_with("pam_") && file.ends_with(".so")
+    let module = line.as_bytes().split(|c| *c == b' ' || *c == b'\t' || *c == b'/').any(|file| {
+        file.starts_with(b"pam_") && file.ends_with(b".so")
     });
     module
         && v.len() >= 16

@@ -48,21 +48,24 @@ pub(crate) fn oathtool_key(text: &str, pos: usize) -> Option<Hit> {
             .take_while(|c| !c.is_ascii_whitespace() && !b"|;\"'".contains(c))
             .count();
         let (start, end) = (i, i + len);
-        let word = String::from_utf8_lossy(b.get(start..end)?).replace("\\-", "-");
+        let word = b.get(start..end)?;
         i = end;
         if skip_next {
             skip_next = false;
-        } else if word.starts_with('-') {
-            let (name, attached) = match word.split_once('=') {
-                Some((n, _)) => (n.to_string(), true),
-                None => (word.clone(), false),
-            };
-            base32 |= name == "-b" || name == "--base32";
-            skip_next = !attached && VALUED.contains(&name.as_str());
+        } else if word.iter().find(|c| **c != b'\\') == Some(&b'-') {
+            let name_len = word.iter().position(|c| *c == b'=').unwrap_or(word.len());
+            let name = word.get(..name_len)?;
+            base32 |= is_option(name, "-b") || is_option(name, "--base32");
+            skip_next = name_len == word.len() && VALUED.iter().any(|o| is_option(name, o));
         } else {
             return judged(b, start, end, base32);
         }
     }
+}
+
+/// Is `name` the option `option`, a man page's `\-` read as `-`?
+fn is_option(name: &[u8], option: &str) -> bool {
+    name.iter().filter(|c| **c != b'\\').eq(option.as_bytes())
 }
 
 /// The KEY at `start..end` if it is one: 16 characters or more, hex or (after `--base32`)

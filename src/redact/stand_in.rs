@@ -31,68 +31,56 @@ const WHOSE_WORDS: &[&str] = &[
     "consumer", "bearer", "auth", "oauth",
 ];
 
-/// Which of the lists a word of the value came from.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Word {
-    StandIn,
-    Credential,
-    Whose,
+/// What parts of a name are separated by.
+const SEPARATORS: &[u8] = b"-_.";
+
+/// What the words of a value were, read so far.
+#[derive(Clone, Copy, Default)]
+struct Words {
+    count: usize,
+    stand_in: bool,
+    whose: bool,
+    /// The last word read was a credential's.
+    credential_last: bool,
 }
 
 /// Does the value say it is a stand-in, read whole as words: a stand-in word with others of
-/// the lists (`testsecret`, `test-password`, `testpass`), a provider's short prefix
-/// then stand-in words (`sk-test`, `xoxb-test`), or words naming whose credential it is
-/// glued to the credential's word (`usertoken123`, `clientsecret`)? Digits may close it (five
-/// at most); base32 and base64 padding is left out (`TEST====`, `TEST%3D%3D`).
+/// the lists (`testsecret`, `test-password`, `testpass`), a provider's short prefix then
+/// stand-in words (`sk-test`, `xoxb-test`), or words naming whose credential it is glued to
+/// the credential's word (`usertoken123`, `clientsecret`)? Digits may close it (five at
+/// most) after two words or more; base32 and base64 padding is left out (`TESTPASS====`).
 pub(crate) fn says_it_is_a_stand_in(v: &str) -> bool {
-    let v = strip_padding(v);
-    let words_end = v.trim_end_matches(|c: char| c.is_ascii_digit());
-    let digits = v.len() - words_end.len();
-    if digits > 5 {
-        return false;
-    }
-    let v = words_end.trim_end_matches(['-', '_', '.']);
-    if v.len() < 4
+    let b = strip_padding(v).as_bytes();
+    let words_end = b.iter().rposition(|c| !c.is_ascii_digit()).map_or(0, |i| i + 1);
+    let digits = b.len() - words_end;
+    let separated = b.get(..words_end).unwrap_or(&[]);
+    let end = separated.iter().rposition(|c| !SEPARATORS.contains(c)).map_or(0, |i| i + 1);
+    let v = separated.get(..end).unwrap_or(&[]);
+    if digits > 5
+        || v.len() < 4
         || v.len() > 64
-        || !v
-            .bytes()
-            .all(|c| c.is_ascii_alphabetic() || b"-_.".contains(&c))
+        || !v.iter().all(|c| c.is_ascii_alphabetic() || SEPARATORS.contains(c))
     {
         return false;
     }
-    let mut parts = v.split(['-', '_', '.']);
-    let mut words: Vec<Word> = Vec::new();
+    let mut words = Words::default();
     let mut prefix = false;
-    let first = parts.next().unwrap_or("");
-    match read_words(first) {
-        Some(w) => words.extend(w),
-        // `sk-test`: a prefix of two to four letters, only before another part.
-        None if (2..=4).contains(&first.len())
-            && first.bytes().all(|c| c.is_ascii_alphabetic())
-            && v.len() > first.len() =>
-        {
-            prefix = true
-        }
-        None => return false,
-    }
-    for part in parts {
-        match read_words(part) {
-            Some(w) => words.extend(w),
-            None => return false,
+    for (n, part) in v.split(|c| SEPARATORS.contains(c)).enumerate() {
+        match read_words(part, words) {
+            Some(w) if w.count > words.count => words = w,
+            // `sk-test`: a prefix of two to four letters, only before another part.
+            _ if n == 0 && (2..=4).contains(&part.len()) && v.len() > part.len() => prefix = true,
+            _ => return false,
         }
     }
-    let stand_in = words.contains(&Word::StandIn);
-    let whose_then_credential = words.len() >= 2
-        && words.last() == Some(&Word::Credential)
-        && words.iter().all(|w| *w != Word::StandIn)
-        && words.contains(&Word::Whose);
-    // `test123`, `demo1234`: one word with a number is how a weak password is written.
-    let one_word = words.len() + usize::from(prefix) < 2;
+    // `test123`, `demo1234`: one word with a number is how a weak password is written;
     // `sk_test_123`: a provider's test key with a number is a key of its format.
-    if one_word || (prefix && digits > 0) {
+    if words.count + usize::from(prefix) < 2 || (prefix && digits > 0) {
         return false;
     }
-    stand_in || (!prefix && whose_then_credential)
+    let whose_then_credential =
+        !prefix && !words.stand_in && words.whose && words.credential_last;
+    words.stand_in || whose_then_credential
 }
 
 /// Padding left out (`=` and its percent-encoding `%3D`).
@@ -109,57 +97,49 @@ fn strip_padding(v: &str) -> &str {
     }
 }
 
-/// The part read as words of the lists, case left out (`TESTPASS`, `testPassword`).
-fn read_words(part: &str) -> Option<Vec<Word>> {
-    let lower = part.to_ascii_lowercase();
-    let mut out = Vec::new();
-    split_words(lower.as_bytes(), &mut out).then_some(out)
-}
-
-/// Whether `b` is a run of the lists' words; `out` gets them. Tries the longest word
-/// first and backs off (`password` before `pass`, `a` + `test` + `token`).
-fn split_words(b: &[u8], out: &mut Vec<Word>) -> bool {
+/// `b` read as a run of the lists' words, case left out (`TESTPASS`, `testPassword`), after
+/// `so_far`. Tries each word and backs off (`password` before `pass`).
+fn read_words(b: &[u8], so_far: Words) -> Option<Words> {
     if b.is_empty() {
-        return !out.is_empty();
+        return Some(so_far);
     }
-    let lists = [
-        (STAND_IN_WORDS, Word::StandIn),
-        (CREDENTIAL_WORDS, Word::Credential),
-        (WHOSE_WORDS, Word::Whose),
-    ];
-    for (list, kind) in lists {
+    let lists = [STAND_IN_WORDS, CREDENTIAL_WORDS, WHOSE_WORDS];
+    for (k, list) in lists.iter().enumerate() {
         for w in list.iter() {
-            if let Some(rest) = b.strip_prefix(w.as_bytes()) {
-                out.push(kind);
-                if split_words(rest, out) {
-                    return true;
-                }
-                out.pop();
+            let Some(head) = b.get(..w.len()) else { continue };
+            if !head.eq_ignore_ascii_case(w.as_bytes()) {
+                continue;
+            }
+            let next = Words {
+                count: so_far.count + 1,
+                stand_in: so_far.stand_in || k == 0,
+                whose: so_far.whose || k == 2,
+                credential_last: k == 1,
+            };
+            if let Some(done) = read_words(b.get(w.len()..).unwrap_or(&[]), next) {
+                return Some(done);
             }
         }
     }
-    false
+    None
 }
 
 /// `MY NETWORK PASSWORD`, `YOUR API KEY`: words in capitals with blanks between them, one a
 /// credential's word: a placeholder as manuals write one for the reader to fill in.
 pub(crate) fn placeholder_in_capitals(v: &str) -> bool {
-    let words: Vec<&str> = v.split(' ').collect();
-    words.len() >= 2
-        && words
-            .iter()
-            .all(|w| !w.is_empty() && w.bytes().all(|c| c.is_ascii_uppercase()))
-        && words
-            .iter()
-            .any(|w| CREDENTIAL_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c)))
+    let words = || v.as_bytes().split(|c| *c == b' ');
+    v.contains(' ')
+        && words().all(|w| !w.is_empty() && w.iter().all(u8::is_ascii_uppercase))
+        && words().any(|w| CREDENTIAL_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c.as_bytes())))
 }
 
 /// `DUMMY_CLIENT_SECRET`, `fake_api_key`: the key's name (lower case) says its value is a
 /// dummy. Not `mock` (`MockApplicationSecret` holds a test's real-shaped secret) nor `test`
 /// (a test's concrete password counts as one).
 pub(crate) fn named_a_dummy(name: &str) -> bool {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|p| ["dummy", "fake", "bogus"].iter().any(|w| p.starts_with(w)))
+    name.as_bytes()
+        .split(|c| !c.is_ascii_alphanumeric())
+        .any(|p| [&b"dummy"[..], b"fake", b"bogus"].iter().any(|w| p.starts_with(w)))
 }
 
 /// `otpauth://totp/…?secret=TEST%3D%3D%3D%3D`: a key URI's secret of fewer than 16 base32
@@ -167,7 +147,7 @@ pub(crate) fn named_a_dummy(name: &str) -> bool {
 /// in use (Google Authenticator's Key Uri Format example) is 80 bits, 16 characters: fewer
 /// is a word standing for a key. `head` is the text before the key's name.
 pub(crate) fn short_otp_key(head: &str, v: &str) -> bool {
-    let line = head.rsplit('\n').next().unwrap_or(head);
+    let line = head.rfind('\n').and_then(|i| head.get(i..)).unwrap_or(head);
     line.contains("otpauth://") && strip_padding(v).len() < 16
 }
 
