@@ -115,7 +115,6 @@ mod jwk;
 mod key_material;
 mod lookalike;
 mod naming;
-mod oathtool;
 mod not_secret;
 mod otp_and_pkce;
 mod pair;

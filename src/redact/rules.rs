@@ -12,7 +12,6 @@ use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
-use super::oathtool::{oathtool_key, OATHTOOL};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
@@ -43,7 +42,6 @@ pub(crate) enum Rule {
     AssertedCredential,
     JwkMember,
     OtpSeed,
-    Oathtool,
     CodeVerifier,
     Assignment,
 }
@@ -74,7 +72,6 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::AssertedCredential,
     Rule::JwkMember,
     Rule::OtpSeed,
-    Rule::Oathtool,
     Rule::CodeVerifier,
     Rule::Assignment,
 ];
@@ -156,7 +153,6 @@ impl Rule {
             }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
-            Rule::Oathtool => spec(OATHTOOL, false, Boundary::Word, oathtool_key),
             Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
         }
