@@ -364,20 +364,21 @@ const SEALED_FLOOR: Floor = Floor {
     false_positives: 0,
 };
 const BLIND_FLOOR: Floor = Floor {
-    recalled: 79,
+    recalled: 80,
     false_positives: 0,
 };
 /// The apart set, promoted to development in [15]'s sixth round after its clean figure
 /// (72 of 83 and 3 of 170, at the end of the fifth round's second half).
 const APART_FLOOR: Floor = Floor {
-    recalled: 79,
+    recalled: 80,
     false_positives: 0,
 };
 /// The aside set, promoted to development in [15]'s sixth round's second half after its clean
-/// figure (60 of 80 and 10 of 170, with the first half's rules).
+/// figure (60 of 80 and 10 of 170, with the first half's rules); the half's two rule writers
+/// reached 76 and 0 together.
 const ASIDE_FLOOR: Floor = Floor {
-    recalled: 74,
-    false_positives: 9,
+    recalled: 76,
+    false_positives: 0,
 };
 
 #[test]

@@ -14,7 +14,7 @@ use super::directive::{
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
-use super::key_material::not_key_material;
+use super::key_material::{not_key_material, pam_module_key};
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
@@ -355,7 +355,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         || lower_key == "creds";
     let weak_key = plain_key
         && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
-            || (!env_line && not_key_material(v)));
+            || (!env_line
+                && not_key_material(v)
+                && !pam_module_key(super::pair::line_before(text, pos), v)));
     // Asked last, and only of tokens: it allocates.
     let handle = || {
         let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();

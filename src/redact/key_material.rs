@@ -63,6 +63,21 @@ pub(crate) fn varied_hex(b: &[u8]) -> bool {
         && distinct() >= 8
 }
 
+/// `auth required pam_yubico.so id=4711 key=pJMccccc05pJMccccT05=`: a module argument on a
+/// PAM line (pam.conf(5): `type control module-path module-arguments`) named `key`, which
+/// pam_yubico(8) documents as the API client's key in base64. `line` is the line up to the
+/// key; the value must be base64 of 16 characters or more, letters and digits.
+pub(crate) fn pam_module_key(line: &str, v: &str) -> bool {
+    let module = line.as_bytes().split(|c| *c == b' ' || *c == b'\t' || *c == b'/').any(|file| {
+        file.starts_with(b"pam_") && file.ends_with(b".so")
+    });
+    module
+        && v.len() >= 16
+        && v.bytes().any(|c| c.is_ascii_digit())
+        && v.bytes().any(|c| c.is_ascii_alphabetic())
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::redact_counted;
@@ -74,6 +89,20 @@ mod tests {
         assert!(!redact_counted(text).0.contains("7071727374"), "{text}");
         let digest = "\"key\": \"707172737475767778797a7b7c7d7e7f\",";
         assert_eq!(redact_counted(digest).1, 0, "{digest}");
+    }
+
+    #[test]
+    fn a_pam_modules_key_argument_is_key_material() {
+        let line = "auth   required   pam_yubico.so   debug id=4711 ";
+        assert!(pam_module_key(line, "pJMccccc05pJMccccT05="));
+        assert!(pam_module_key("auth sufficient /lib/security/pam_yubico.so ", "aB3dE6gH9jK2mN5p"));
+        assert!(!pam_module_key(line, "/etc/yubikey_mappings"));
+        assert!(!pam_module_key(line, "short1"));
+        assert!(!pam_module_key("ykpamcfg key=", "pJMccccc05pJMccccT05="));
+        let pam = "  auth   required                    pam_yubico.so   debug id=4711 key=pJMccccc05pJMccccT05=";
+        assert!(!redact_counted(pam).0.contains("pJMcc"), "{pam}");
+        let mapping = "auth required pam_yubico.so id=16 authfile=/etc/yubikey_mappings";
+        assert_eq!(redact_counted(mapping).1, 0);
     }
 
     #[test]

@@ -7,9 +7,12 @@
 
 use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
 use super::not_secret::{is_name, is_placeholder, is_type_name};
-use super::shape::{any_of, first_of, last_of};
-use super::stored_hash::is_stored_hash;
 use super::pair::{line_before, Separator};
+use super::shape::{any_of, first_of, last_of};
+use super::stand_in::{
+    named_a_dummy, placeholder_in_capitals, says_it_is_a_stand_in, short_otp_key,
+};
+use super::stored_hash::is_stored_hash;
 
 /// A value as the generic rule reads it, with what stands around it.
 pub(crate) struct Seen<'t> {
@@ -37,6 +40,10 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || names_what_it_is(s)
         || method_with_options(s.value)
         || is_stored_hash(s.value)
+        || says_it_is_a_stand_in(s.value)
+        || placeholder_in_capitals(s.value)
+        || named_a_dummy(s.name)
+        || short_otp_key(s.text.get(..s.key_start).unwrap_or(""), s.value)
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
@@ -231,6 +238,7 @@ mod tests {
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
     use super::method_with_options;
+    use super::super::stand_in::{placeholder_in_capitals, says_it_is_a_stand_in};
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
     /// key or a password's (the guards above cost no generated credential), almost none reads
@@ -257,7 +265,7 @@ mod tests {
             if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
                 named += 1;
             }
-            if names_its_credential(&token) {
+            if names_its_credential(&token) || says_it_is_a_stand_in(&token) {
                 naming += 1;
             }
             for line in [
@@ -319,6 +327,8 @@ mod tests {
                     || is_prompt(v)
                     || named_as_its_user(v, &head)
                     || method_with_options(v)
+                    || says_it_is_a_stand_in(v)
+                    || placeholder_in_capitals(v)
                 {
                     read += 1;
                 }

@@ -75,7 +75,9 @@
 //! X_PASSWORD: T = 6`), authentication methods (`auth: oauth2`), template slots
 //! (`__DB_PASSWORD__`), colours, numbered fillers (`value2`), a URL password of one or two
 //! letters or a placeholder percent-encoded (`pass%20word`), what a tool printed elided
-//! (`p...9`), a hashed password as Django stores it under `password` (`stored_hash`).
+//! (`p...9`), a hashed password as Django stores it under `password` (`stored_hash`), values
+//! that say they are stand-ins (`testsecret`, `sk-test`, `usertoken123`, `MY NETWORK
+//! PASSWORD`, a `DUMMY_` name's value, `stand_in`), a manual's key block cut by `..`.
 //!
 //! # One pass, no regex engine
 //!
@@ -105,8 +107,9 @@
 //! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
-//! `stored_hash` (a password's stored form) and `lookalike` (the value with what stands
-//! around it).
+//! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
+//! dummy) and `lookalike` (the value with what stands around it); `roff` reads a man page's
+//! quotes (`\*(Aq`) for `pair`.
 
 mod assertion;
 mod block;
@@ -128,10 +131,12 @@ mod otp_and_pkce;
 mod pair;
 mod private_key;
 mod raw_key;
+mod roff;
 mod rules;
 mod scan;
 mod seed_phrase;
 mod shape;
+mod stand_in;
 mod stored_hash;
 mod tokens;
 mod urls;

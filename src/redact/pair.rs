@@ -10,6 +10,7 @@
 use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
+use super::roff::roff_quoted;
 use super::shape::{literal_at, name_quoted_before, quoted, string_prefix};
 
 /// How a key meets its value.
@@ -294,6 +295,9 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
         if let Some(v) = next_line_value(text, at) {
             return Some(v);
         }
+    }
+    if let Some((start, end, consumed)) = roff_quoted(bytes, at) {
+        return Some(Value { start, end, consumed, quote: Some(b'\''), next_line: false });
     }
     let mut i = at;
     while bytes.get(i) == Some(&b'\\') {

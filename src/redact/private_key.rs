@@ -8,10 +8,13 @@ use super::hit::Hit;
 /// The private key block whose `-----BEGIN` is at `pos`, if its body holds key material.
 pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
     let end = key_block_end(text, pos)?;
-    // `MIIEvQIBADANBg...`: the body's run stopped at an elision.
-    let elided = text
-        .get(end..)
-        .is_some_and(|t| t.starts_with("...") || t.starts_with('…'));
+    // `MIIEvQIBADANBg...`, `jO1O1v2ftXMsawM90tnX..JZNUgYYw`: the body's run stopped at an
+    // elision (base64, RFC 4648 §4, has no `.`: two of them are a manual's cut).
+    let closed = text.get(..end).is_some_and(|b| b.ends_with("-----"));
+    let elided = !closed
+        && text
+            .get(end..)
+            .is_some_and(|t| t.starts_with("..") || t.starts_with('…'));
     (!elided && has_key_material(text.get(pos..end)?)).then_some(Hit::span(pos, end, "private-key"))
 }
 
@@ -296,5 +299,15 @@ mod tests {
         ] {
             assert_eq!(redact(manual), manual);
         }
+    }
+
+    /// A manual's key whose lines are cut by `..` in the middle (base64 has no `.`) is no
+    /// key; a key whose line merely ends in `.` of prose after its END line is.
+    #[test]
+    fn a_key_cut_by_two_dots_is_a_manuals() {
+        let cut = "-----BEGIN RSA PRIVATE KEY-----\njO1O1v2ftXMsawM90tnXwc6xhOAT1gDBC9S8DKeca..JZNUgYYwNS0dP2UK\ntmyN+XqVcAKw4HqVmChXy5b5msu8eIq3uc2NqNVtR..2ksSLukP8pxXcHyb";
+        assert_eq!(redact(cut), cut);
+        let whole = "-----BEGIN RSA PRIVATE KEY-----\njO1O1v2ftXMsawM90tnXwc6xhOAT1gDBC9S8DKecaJZNUgYYwNS0dP2UK\n-----END RSA PRIVATE KEY-----..";
+        assert_eq!(redact(whole), "[REDACTED:private-key]..");
     }
 }

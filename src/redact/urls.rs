@@ -5,6 +5,7 @@
 //! secret path.
 
 use super::hit::Hit;
+use super::naming::names_its_credential;
 use super::not_secret::{is_name, is_placeholder};
 use super::shape::{at_least, blanks, chars_until, is_b64url, lit, lit_ci, one_of};
 use super::tokens::{is_filler, token_at};
@@ -119,6 +120,8 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
         || text.get(s..e).is_some_and(|t| t.contains("[REDACTED:"))
         || is_placeholder(pass)
         || encoded_placeholder(pass)
+        // `public_key:secret_key` (Sentry's documented DSN shape): both name what they are.
+        || (names_its_credential(user) && names_its_credential(pass))
         || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
         // `cvs://:pserver:anoncvs@host`: a CVS root's access method, not a password.
         || (user.is_empty() && pass.split_once(':').is_some_and(|(m, _)| is_name(m)))
