@@ -192,6 +192,17 @@ fn held_out_aside() -> Vec<Case> {
     )
 }
 
+/// The tenth held-out set (issue [15], sixth round): verbatim test data, sample configs,
+/// manuals, READMEs and code from Debian, PyPI and npm packages named s to z and crates named
+/// n to z, none used by the other corpora or sweeps, committed before any of that round's
+/// rules changed, never read by its rule writers, and measured once, at the round's end.
+fn held_out_beyond() -> Vec<Case> {
+    parse(
+        &fixture("held-out-beyond.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
 /// Why a positive case failed, or `None` when every secret went as expected.
 fn positive_failure(case: &Case) -> Option<String> {
     let (out, count) = redact_counted(&case.text);
@@ -393,6 +404,7 @@ fn corpus_recall_and_false_positives() {
     let blind = held_out_figures(held_out_blind());
     let apart = held_out_figures(held_out_apart());
     let aside = held_out_figures(held_out_aside());
+    let beyond = held_out_figures(held_out_beyond());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -416,6 +428,7 @@ fn corpus_recall_and_false_positives() {
         row("blind (`held-out-blind.txt`, tuned against since the fifth round's second half)", &blind),
         row("apart (`held-out-apart.txt`, tuned against since the sixth round)", &apart),
         row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
+        row("held-out beyond (`held-out-beyond.txt`, frozen)", &beyond),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -519,6 +532,12 @@ fn held_out_cases_are_well_formed() {
         "only {} held-out aside cases",
         aside.len()
     );
+    let beyond = held_out_beyond();
+    assert!(
+        beyond.len() >= 250,
+        "only {} held-out beyond cases",
+        beyond.len()
+    );
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -529,6 +548,7 @@ fn held_out_cases_are_well_formed() {
         .chain(&blind)
         .chain(&apart)
         .chain(&aside)
+        .chain(&beyond)
         .enumerate()
     {
         assert_eq!(
