@@ -35,7 +35,7 @@ fn is_public_point(v: &str) -> bool {
     let coordinate = |n: usize| [64, 96, 132].contains(&n);
     b.iter().all(u8::is_ascii_hexdigit)
         && match b.get(..2) {
-            Some(b"04") => b.len() % 2 == 0 && coordinate((b.len() - 2) / 2),
+            Some(b"04") => (b.len() & 1) == 0 && coordinate((b.len() - 2) / 2),
             Some(b"02" | b"03") => coordinate(b.len() - 2),
             _ => false,
         }
