@@ -5,21 +5,21 @@
 //! every word 3 to 8 lower-case letters, one blank between, nothing else in the literal.
 
 use super::hit::Hit;
-use super::shape::{blanks, is_word, run, string_prefix};
+use super::shape::{blanks, is_word, run_within, string_prefix, NAME_REACH};
 
 /// The phrase after the name at `pos`: `("…")`, `= "…"`, `: "…"`, `::parse("…")`, or
 /// unquoted to the line's end after `:` or `=`.
 pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     // The name (`seed phrase` holds a blank), a quoted member's closing quote.
-    let mut i = run(b, pos, |c| is_word(c) || c == b' ');
+    let mut i = run_within(b, pos, NAME_REACH, |c| is_word(c) || c == b' ');
     while i > pos && b.get(i - 1) == Some(&b' ') {
         i -= 1;
     }
     i += usize::from(matches!(b.get(i), Some(b'"' | b'\'')));
     // `::parse(`, `::from_phrase(`, `.phrase(`: a method of the mnemonic's type.
     if matches!(b.get(i), Some(b'.')) || b.get(i..i + 2) == Some(b"::") {
-        i = run(b, i, |c| is_word(c) || matches!(c, b'.' | b':'));
+        i = run_within(b, i, NAME_REACH, |c| is_word(c) || matches!(c, b'.' | b':'));
     }
     i = blanks(b, i);
     let bare = match b.get(i) {
@@ -45,7 +45,9 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
     loop {
         match b.get(end) {
             Some(c) if c.is_ascii_lowercase() => letters += 1,
-            Some(b' ') if (3..=8).contains(&letters) => (words, letters) = (words + 1, 0),
+            Some(b' ') if (3..=8).contains(&letters) && words < 24 => {
+                (words, letters) = (words + 1, 0)
+            }
             _ => break,
         }
         end += 1;

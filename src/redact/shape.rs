@@ -58,6 +58,20 @@ pub(crate) fn run(b: &[u8], at: usize, class: fn(u8) -> bool) -> usize {
         .map_or(0, |t| t.iter().take_while(|c| class(**c)).count())
 }
 
+/// How far a reader a trigger starts reads a name, a type or a call: no key's name is
+/// longer, and a long run holding a trigger many times (`KeypairKeypair…`, `priv:priv:…`) is
+/// then read in bounded steps per trigger, not to its end each time (200 KB of `Keypair`
+/// took the raw key's reader 22 s so).
+pub(crate) const NAME_REACH: usize = 64;
+
+/// `[…]{0,max}`: the longest run, at most `max` long; for readers a trigger starts, so that
+/// a long run holding the trigger many times is not read to its end once per trigger.
+pub(crate) fn run_within(b: &[u8], at: usize, max: usize, class: fn(u8) -> bool) -> usize {
+    at + b
+        .get(at..)
+        .map_or(0, |t| t.iter().take(max).take_while(|c| class(**c)).count())
+}
+
 /// `[…]{min,}`: the longest run, if it is long enough.
 pub(crate) fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -> Option<usize> {
     let end = run(b, at, class);
@@ -163,7 +177,9 @@ const DECODERS: &[&[u8]] = &[
 /// `(?:[\w.:]+[.:])?DECODER\(\s*` then a quote (or a Python prefix and one): where the literal
 /// a decoding call at `at` is given starts, if one is.
 pub(crate) fn decoded_literal(b: &[u8], at: usize) -> Option<usize> {
-    let end = run(b, at, |c| is_word(c) || matches!(c, b'.' | b':' | b'!'));
+    let end = run_within(b, at, NAME_REACH, |c| {
+        is_word(c) || matches!(c, b'.' | b':' | b'!')
+    });
     let path = b.get(at..end)?;
     let name = path.rsplit(|c| matches!(c, b'.' | b':')).next()?;
     // The `hex` crate's `hex::decode`, named by its module (a bare `decode(…)` is any call).
