@@ -9,9 +9,9 @@
 //!   beside the co-developed ones; the test fails only below the floor
 //!   `HELD_OUT_FLOOR` states. The later sets (`held-out-*.txt`) are printed beside it,
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
-//!   tuned against since [15]'s fifth round, one (apart) since its sixth and one (aside)
-//!   since its sixth's second half, each after its clean figure was taken, and keep what
-//!   the round that tuned them reached as floors.
+//!   tuned against since [15]'s fifth round, one (apart) since its sixth, one (aside)
+//!   since its sixth's second half and one (beyond) since its seventh, each after its clean
+//!   figure was taken, and keep what the round that tuned them reached as floors.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -195,7 +195,9 @@ fn held_out_aside() -> Vec<Case> {
 /// The tenth held-out set (issue [15], sixth round): verbatim test data, sample configs,
 /// manuals, READMEs and code from Debian, PyPI and npm packages named s to z and crates named
 /// n to z, none used by the other corpora or sweeps, committed before any of that round's
-/// rules changed, never read by its rule writers, and measured once, at the round's end.
+/// rules changed, never read by its rule writers, and measured once, at the round's end;
+/// promoted to development in the seventh round, whose rules were written from its failing
+/// cases.
 fn held_out_beyond() -> Vec<Case> {
     parse(
         &fixture("held-out-beyond.txt"),
@@ -391,6 +393,12 @@ const ASIDE_FLOOR: Floor = Floor {
     recalled: 76,
     false_positives: 0,
 };
+/// The beyond set, promoted to development in [15]'s seventh round after its clean figure
+/// (62 of 80 and 13 of 176, at the end of the sixth round).
+const BEYOND_FLOOR: Floor = Floor {
+    recalled: 62,
+    false_positives: 13,
+};
 
 #[test]
 fn corpus_recall_and_false_positives() {
@@ -428,7 +436,7 @@ fn corpus_recall_and_false_positives() {
         row("blind (`held-out-blind.txt`, tuned against since the fifth round's second half)", &blind),
         row("apart (`held-out-apart.txt`, tuned against since the sixth round)", &apart),
         row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
-        row("held-out beyond (`held-out-beyond.txt`, frozen)", &beyond),
+        row("beyond (`held-out-beyond.txt`, tuned against since the seventh round)", &beyond),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -465,6 +473,7 @@ fn corpus_recall_and_false_positives() {
         ("blind", &blind, &BLIND_FLOOR),
         ("apart", &apart, &APART_FLOOR),
         ("aside", &aside, &ASIDE_FLOOR),
+        ("beyond", &beyond, &BEYOND_FLOOR),
     ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
