@@ -111,6 +111,7 @@
 //! dummy) and `lookalike` (the value with what stands around it); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
 
+mod asserted_key;
 mod assertion;
 mod block;
 mod checksum;
@@ -123,6 +124,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod key_integer;
 mod key_material;
 mod lookalike;
 mod naming;
@@ -140,6 +142,7 @@ mod stand_in;
 mod stored_hash;
 mod tokens;
 mod urls;
+mod z85;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -476,6 +479,20 @@ mod tests {
             "secret_key = bytes.fromhex(key_hex)",
             "token = decode(\"abcdefABCDEF0123456789\")",
             "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
+    /// Figment's provider of one value, a `(name, value)` tuple a call is handed; a tuple
+    /// of labels stays.
+    #[test]
+    fn a_name_and_value_tuple_handed_to_a_call() {
+        let text = "let f = Config::figment().merge((\"secret_key\", \"hPRYyVRiMyxpw5sBB1XeCMN1kFsDCqKvBi2QJxBVHQk=\"));";
+        assert!(!red(text).contains("hPRYyVRi"), "{text}");
+        for text in [
+            "choices = ((\"password\", \"Password\"), (\"token\", \"Token\"))",
+            "f.merge((\"secret_key\", \"your-secret-key-here\"))",
         ] {
             assert_eq!(redact_counted(text).1, 0, "{text}");
         }
