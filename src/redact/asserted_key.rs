@@ -6,26 +6,24 @@
 
 use super::hit::Hit;
 use super::raw_key::{key_hex, says_private, Key};
-use super::shape::{is_word, run_within};
+use super::shape::run_within;
 
 /// The asserted literal, when the assertion whose arguments start at `start` compares an
 /// expression of a private key with a key's hex.
 pub(crate) fn asserted_key(b: &[u8], start: usize) -> Option<Hit> {
     // The first argument up to its `,` (nested calls' commas are inside their parentheses),
-    // its non-word bytes read as separators of one name.
-    let (mut depth, mut name, mut i) = (0u8, Vec::new(), start);
+    // read as one name whose words its other bytes separate.
+    let (mut depth, mut i) = (0u8, start);
     loop {
-        let c = *b.get(i).filter(|_| i - start < 200)?;
-        match c {
+        match *b.get(i).filter(|_| i - start < 200)? {
             b'(' | b'[' => depth = depth.checked_add(1)?,
             b')' | b']' => depth = depth.checked_sub(1)?,
             b',' if depth == 0 => break,
             _ => {}
         }
-        name.push(if is_word(c) { c } else { b'_' });
         i += 1;
     }
-    if !says_private(&name, Key::Not) {
+    if !says_private(b.get(start..i)?, Key::Not) {
         return None;
     }
     let open = run_within(b, i + 1, 64, |c| c.is_ascii_whitespace());

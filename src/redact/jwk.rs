@@ -15,7 +15,6 @@
 
 use super::entropy::bits_per_char;
 use super::hit::Hit;
-use super::key_integer::int_call;
 use super::not_secret::is_placeholder;
 use super::shape::{blanks, is_b64url, quoted, string_prefix};
 
@@ -54,11 +53,6 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
         return symmetric_key(text, pos);
     }
     let i = blanks(b, pos + name_len + 2);
-    // `"d": int("…")`: RSA's private integers in decimal (`key_integer`); not `p` and `q`,
-    // which a DSA key's public parameters share.
-    if matches!(name, b"d" | b"dp" | b"dq" | b"qi") && b.get(i) == Some(&b'i') {
-        return int_call(b, i);
-    }
     // Python's `u'…'` (pyjwkest's tests): a prefix of the literal, not of the key.
     let i = i + string_prefix(b, i);
     let open = *b.get(i)?;

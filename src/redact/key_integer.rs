@@ -3,7 +3,8 @@
 //! `"privateValue": int(…)` (twisted's keydata). RFC 8017 §3.2 names the RSA private key's
 //! integers (`d`, and the primes and CRT values), RFC 2631 §2.1.1 a Diffie-Hellman private
 //! value; every one is hundreds of bits, so 40 digits at least (2^128 has 39). The names are
-//! their readers' (`raw_key`'s private words, `jwk`'s `"d"`); this reads the number.
+//! `raw_key`'s (its private words, and `"d": int(` as a trigger of its own: not `p` and `q`,
+//! which a DSA key's public parameters share); this reads the number.
 
 use super::hit::Hit;
 use super::shape::run_within;
@@ -33,16 +34,6 @@ pub(crate) fn key_integer(b: &[u8], open: usize, close: usize) -> Option<Hit> {
         end = last;
     }
     Some(Hit::span(open, end, "private-key"))
-}
-
-/// `int("…")` at `at`, the literal on the line or the next: the key's digits.
-pub(crate) fn int_call(b: &[u8], at: usize) -> Option<Hit> {
-    let i = b.get(at..)?.strip_prefix(b"int(").map(|_| at + 4)?;
-    let open = run_within(b, i, 64, |c| c.is_ascii_whitespace());
-    let quote = *b.get(open).filter(|c| matches!(c, b'"' | b'\''))?;
-    let close = run_within(b, open + 1, 160, |c| c.is_ascii_digit());
-    (b.get(close) == Some(&quote)).then_some(())?;
-    key_integer(b, open + 1, close)
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ use super::tokens::context_kind;
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
     "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "d: hex!(",
+    "d\": int(",
 ];
 
 /// Words of a name that say private key material.
@@ -106,7 +107,7 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
     let name_end = name_after(b, pos);
     let name = b.get(start..name_end)?;
     // `d: &hex!(…)`: the private scalar of SEC 1 §3.2.1 (`Q = dG`), as RustCrypto's ECDSA test
-    // vectors name it beside `q_x` and `q_y`.
+    // vectors name it beside `q_x` and `q_y`; `"d": int(…)`, RSA's private exponent.
     if !says_private(name, Key::Not) && name != b"d" {
         return None;
     }
@@ -143,7 +144,8 @@ fn name_after(b: &[u8], pos: usize) -> usize {
     run_within(b, pos, NAME_REACH, is_word)
 }
 
-/// Does the name say private key material? Its words split at `_`, `-` and camel humps.
+/// Does the name say private key material? Its words split at `_`, `-` (any byte but a
+/// letter or digit: an expression's `.`, `(`, `&` too) and camel humps.
 pub(crate) fn says_private(name: &[u8], key: Key) -> bool {
     let mut private = KEY_TYPES.iter().any(|t| name.ends_with(t.as_bytes()));
     let mut start = 0;
@@ -151,14 +153,14 @@ pub(crate) fn says_private(name: &[u8], key: Key) -> bool {
         let (before, at) = (name.get(i - 1).copied(), name.get(i).copied());
         let hump = before.is_some_and(|c| c.is_ascii_lowercase())
             && at.is_some_and(|c| c.is_ascii_uppercase());
-        if !(hump || matches!(at, None | Some(b'_' | b'-'))) {
+        if !(hump || at.is_none_or(|c| !c.is_ascii_alphanumeric())) {
             continue;
         }
         let word = name.get(start..i).unwrap_or_default();
-        let word = word
-            .strip_prefix(b"_")
-            .or(word.strip_prefix(b"-"))
-            .unwrap_or(word);
+        let word = match word.first() {
+            Some(c) if !c.is_ascii_alphanumeric() => word.get(1..).unwrap_or_default(),
+            _ => word,
+        };
         start = i;
         let is = |w: &&str| w.as_bytes().eq_ignore_ascii_case(word);
         if NOT_PRIVATE_WORDS.iter().any(is) {
@@ -266,20 +268,20 @@ fn key_value(b: &[u8], open: usize, close: usize) -> Option<Hit> {
 }
 
 /// `[u8; 32] = [0xa5, 0x46, …]`: a key's bytes listed, from the `=` after `at`, of a
-/// private key length and varied as its hex would be.
+/// private key length, varied as its hex would be (8 of the 16 digits, letters and digits).
 fn byte_list(b: &[u8], at: usize) -> Option<Hit> {
     let eq = run_within(b, at, 48, |c| !matches!(c, b'\n' | b'='));
     let mut i = spaces(b, blanks(b, eq + 1));
     (b.get(eq) == Some(&b'=') && b.get(i) == Some(&b'[')).then_some(())?;
-    let (mut digits, mut n, mut start, mut end) = ([0u8; 132], 0, None, i);
+    // The hex digits seen, one bit each.
+    let (mut seen, mut n, mut start, mut end) = (0u16, 0, None, i);
     while n < 66 {
         i = run_within(b, i + 1, 16, |c| c.is_ascii_whitespace());
-        match (b.get(i..i + 2), b.get(i + 2..i + 4)) {
-            (Some(b"0x"), Some(&[h, l])) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
-                *digits.get_mut(2 * n)? = h;
-                *digits.get_mut(2 * n + 1)? = l;
-            }
-            _ => break,
+        let Some(byte) = b.get(i..i + 4).filter(|t| t.starts_with(b"0x")) else {
+            break;
+        };
+        for d in byte.get(2..)? {
+            seen |= 1 << (*d as char).to_digit(16)?;
         }
         start.get_or_insert(i);
         n += 1;
@@ -289,9 +291,8 @@ fn byte_list(b: &[u8], at: usize) -> Option<Hit> {
             break;
         }
     }
-    let hex = digits.get(..2 * n)?;
-    (matches!(n, 32 | 48 | 56 | 57 | 64 | 66) && varied_hex(hex))
-        .then_some(Hit::span(start?, end, "private-key"))
+    let varied = seen.count_ones() >= 8 && seen & 0x3ff != 0 && seen >> 10 != 0;
+    (matches!(n, 32 | 48 | 56 | 57 | 64 | 66) && varied).then_some(Hit::span(start?, end, "private-key"))
 }
 
 /// The literal `open..close` if it is hex of a documented private key length (after an

@@ -6,6 +6,7 @@
 //! public key written the same way stays, and so does Z85 text of other bytes.
 
 use super::hit::Hit;
+use super::shape::blanks;
 
 /// RFC 32/Z85's alphabet, a character's value its index.
 const ALPHABET: &[u8; 85] =
@@ -25,10 +26,7 @@ fn z85_line(b: &[u8], start: usize, end: usize) -> Option<usize> {
     let hex = b.get(start..end).filter(|h| h.len() == 64)?;
     let mut i = end + usize::from(b.get(end) == Some(&b'\r'));
     (b.get(i) == Some(&b'\n')).then_some(())?;
-    i += 1;
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
+    i = blanks(b, i + 1);
     let (mut value, mut read) = (0u32, 0usize);
     while read < 40 {
         if b.get(i..i + 2) == Some(b"\\&") {
@@ -42,7 +40,7 @@ fn z85_line(b: &[u8], start: usize, end: usize) -> Option<usize> {
         if read % 5 == 0 {
             // The 4 bytes these 5 characters encode, against their 8 hex digits.
             let digits = hex.get((read / 5 - 1) * 8..read / 5 * 8)?;
-            let want = std::str::from_utf8(digits).ok().and_then(|d| u32::from_str_radix(d, 16).ok())?;
+            let want = digits.iter().fold(0u32, |n, d| n << 4 | (*d as char).to_digit(16).unwrap_or(0));
             (value == want).then_some(())?;
             value = 0;
         }
