@@ -3,8 +3,8 @@
 //! `"privateValue": int(…)` (twisted's keydata). RFC 8017 §3.2 names the RSA private key's
 //! integers (`d`, and the primes and CRT values), RFC 2631 §2.1.1 a Diffie-Hellman private
 //! value; every one is hundreds of bits, so 40 digits at least (2^128 has 39). The names are
-//! `raw_key`'s (its private words, and `"d": int(` as a trigger of its own: not `p` and `q`,
-//! which a DSA key's public parameters share); this reads the number.
+//! `raw_key`'s (its private words, and `jwk`'s `"d"`: not `p` and `q`, which a DSA key's
+//! public parameters share); this reads the number.
 
 use super::hit::Hit;
 use super::shape::run_within;
@@ -19,16 +19,12 @@ pub(crate) fn key_integer(b: &[u8], open: usize, close: usize) -> Option<Hit> {
     if digits.len() < MIN_DIGITS || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let quote = *b.get(close)?;
     let mut end = close;
     // An RSA-4096 key's `d` is some 1,240 digits: 32 lines of them at most.
     for _ in 0..32 {
         let next = run_within(b, end + 1, 64, |c| c.is_ascii_whitespace());
-        if b.get(next) != Some(&quote) {
-            break;
-        }
         let last = run_within(b, next + 1, 128, |c| c.is_ascii_digit());
-        if last == next + 1 || b.get(last) != Some(&quote) {
+        if last == next + 1 || b.get(next) != b.get(close) || b.get(last) != b.get(close) {
             break;
         }
         end = last;

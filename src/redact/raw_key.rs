@@ -35,8 +35,7 @@ use super::tokens::context_kind;
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
-    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "d: hex!(",
-    "d\": int(",
+    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(",
 ];
 
 /// Words of a name that say private key material.
@@ -107,7 +106,8 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
     let name_end = name_after(b, pos);
     let name = b.get(start..name_end)?;
     // `d: &hex!(…)`: the private scalar of SEC 1 §3.2.1 (`Q = dG`), as RustCrypto's ECDSA test
-    // vectors name it beside `q_x` and `q_y`; `"d": int(…)`, RSA's private exponent.
+    // vectors name it beside `q_x` and `q_y`; `"d": int(…)`, RSA's private exponent (from
+    // `jwk`'s trigger).
     if !says_private(name, Key::Not) && name != b"d" {
         return None;
     }

@@ -24,9 +24,8 @@ pub(crate) fn with_z85(b: &[u8], hit: Hit) -> Hit {
 /// them. A manual's roff writes a zero-width `\&` before some characters: read as nothing.
 fn z85_line(b: &[u8], start: usize, end: usize) -> Option<usize> {
     let hex = b.get(start..end).filter(|h| h.len() == 64)?;
-    let mut i = end + usize::from(b.get(end) == Some(&b'\r'));
-    (b.get(i) == Some(&b'\n')).then_some(())?;
-    i = blanks(b, i + 1);
+    (b.get(end) == Some(&b'\n')).then_some(())?;
+    let mut i = blanks(b, end + 1);
     let (mut value, mut read) = (0u32, 0usize);
     while read < 40 {
         if b.get(i..i + 2) == Some(b"\\&") {
