@@ -424,7 +424,8 @@ mod tests {
     fn a_long_word_of_triggers_is_read_once() {
         for unit in [
             "seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase ",
-            "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ",
+            "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ", "sec = ",
+            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n",
         ] {
             let text = unit.repeat(200_000 / unit.len());
             assert_eq!(super::super::redact_counted(&text).1, 0, "{unit}");
