@@ -39,8 +39,12 @@ mod tests {
     /// twisted's keydata writes `d` over adjacent literals; all of them go, quotes kept.
     #[test]
     fn a_private_integer_over_adjacent_literals_goes_whole() {
-        let (a, b) = ("4203357242869996956805024384858198198000024172", "8408283516367542062349826827520762053970472184");
-        let text = format!("    \"d\": int(\n        \"{a}\"\n        \"{b}\"\n    ),\n    \"p\": 7,");
+        let (a, b) = (
+            "4203357242869996956805024384858198198000024172",
+            "8408283516367542062349826827520762053970472184",
+        );
+        let text =
+            format!("    \"d\": int(\n        \"{a}\"\n        \"{b}\"\n    ),\n    \"p\": 7,");
         assert_eq!(
             redact(&text),
             "    \"d\": int(\n        \"[REDACTED:private-key]\"\n    ),\n    \"p\": 7,"

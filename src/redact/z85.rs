@@ -15,7 +15,11 @@ const ALPHABET: &[u8; 85] =
 /// `hit`, reaching over the next line when that line is its hex's Z85.
 pub(crate) fn with_z85(b: &[u8], hit: Hit) -> Hit {
     match z85_line(b, hit.secret_start, hit.secret_end) {
-        Some(end) => Hit { end, secret_end: end, ..hit },
+        Some(end) => Hit {
+            end,
+            secret_end: end,
+            ..hit
+        },
         None => hit,
     }
 }
@@ -39,7 +43,9 @@ fn z85_line(b: &[u8], start: usize, end: usize) -> Option<usize> {
         if read % 5 == 0 {
             // The 4 bytes these 5 characters encode, against their 8 hex digits.
             let digits = hex.get((read / 5 - 1) * 8..read / 5 * 8)?;
-            let want = digits.iter().fold(0u32, |n, d| n << 4 | (*d as char).to_digit(16).unwrap_or(0));
+            let want = digits
+                .iter()
+                .fold(0u32, |n, d| n << 4 | (*d as char).to_digit(16).unwrap_or(0));
             (value == want).then_some(())?;
             value = 0;
         }
@@ -57,7 +63,10 @@ mod tests {
         let hex = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
         let z85 = "ONF^][blA$X}AYFLi::rl}LviDOPpMA67c69iK^0";
         let text = format!("secret:\n    {hex}\n    {z85}\nnext");
-        assert_eq!(redact(&text), "secret:\n    [REDACTED:secret-assignment]\nnext");
+        assert_eq!(
+            redact(&text),
+            "secret:\n    [REDACTED:secret-assignment]\nnext"
+        );
         // Another key's Z85 stays; a public key so written stays whole.
         let other = format!("secret:\n    {hex}\n    {}\nnext", z85.replace('O', "P"));
         assert!(redact(&other).contains("PNF^]"));
