@@ -6,6 +6,7 @@
 //! not a plain name (`len(x.token)`), or a literal naming itself (`"secret"`,
 //! `"session-token"`, `"the_key"`, `"[REDACTED]"`) is left alone.
 
+use super::asserted_key::asserted_key;
 use super::generic::is_digit_credential;
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
@@ -39,10 +40,17 @@ const CREDENTIAL_NAMES: &[&str] = &[
 
 /// The asserted literal when the assertion at `pos` compares a credential with one.
 pub(crate) fn asserted_credential(text: &str, pos: usize) -> Option<Hit> {
-    let b = text.as_bytes();
-    if b.get(pos.checked_sub(6)?..pos) != Some(b"assert".as_slice()) {
+    if text.as_bytes().get(pos.checked_sub(6)?..pos) != Some(b"assert".as_slice()) {
         return None;
     }
+    credential(text, pos).or_else(|| {
+        let open = text.as_bytes().get(pos..)?.iter().take(8).position(|c| *c == b'(')?;
+        asserted_key(text.as_bytes(), pos + open + 1)
+    })
+}
+
+fn credential(text: &str, pos: usize) -> Option<Hit> {
+    let b = text.as_bytes();
     let open = ASSERTIONS
         .iter()
         .find(|a| b.get(pos..pos + a.len()) == Some(a.as_bytes()))?;

@@ -27,6 +27,7 @@ use super::pair::{
 };
 use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
+use super::z85::with_z85;
 
 /// Key words of assignments, longest first so `password` wins over `pass`.
 #[rustfmt::skip]
@@ -489,13 +490,9 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     if survives || (kind == "token-assignment" && handle()) {
         return None;
     }
-    Some(prefer_token(
-        text,
-        value.start,
-        value.end,
-        value.consumed,
-        kind,
-    ))
+    // zmq_curve(7)'s key in hex, then the same in Z85 on the next line.
+    let hit = prefer_token(text, value.start, value.end, value.consumed, kind);
+    Some(with_z85(bytes, hit))
 }
 
 /// A URL's query parameter that is no credential: `?key=value2#frag` (a numbered filler

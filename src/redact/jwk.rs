@@ -15,6 +15,7 @@
 
 use super::entropy::bits_per_char;
 use super::hit::Hit;
+use super::raw_key::raw_key_or_phrase;
 use super::not_secret::is_placeholder;
 use super::shape::{blanks, is_b64url, quoted, string_prefix};
 
@@ -53,6 +54,11 @@ pub(crate) fn jwk_member(text: &str, pos: usize) -> Option<Hit> {
         return symmetric_key(text, pos);
     }
     let i = blanks(b, pos + name_len + 2);
+    // `"d": int("…")`: RSA's private exponent in decimal, `raw_key`'s (`key_integer`); not `p`
+    // and `q`, which a DSA key's public parameters share.
+    if name == b"d" && b.get(i) == Some(&b'i') {
+        return raw_key_or_phrase(text, pos);
+    }
     // Python's `u'…'` (pyjwkest's tests): a prefix of the literal, not of the key.
     let i = i + string_prefix(b, i);
     let open = *b.get(i)?;

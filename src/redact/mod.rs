@@ -43,7 +43,10 @@
 //!   `SECRET_KEY: [u8; 32] =`) or handed to a key's type (`"…".parse::<LocalWallet>()`,
 //!   `SigningKey::from_bytes(&hex!("…"))`, `Keypair::from_protobuf_encoding`), never a public
 //!   key's, a digest's or a nonce's; and a BIP-39 recovery phrase under a mnemonic's name
-//!   (`seed_phrase`: `.mnemonic("abstract vacuum … puzzle")`).
+//!   (`seed_phrase`: `.mnemonic("abstract vacuum … puzzle")`). Also its bytes listed
+//!   (`[0xa5, …]`), a byte string of its declared size, RFC 6238's test seeds, a private
+//!   integer in decimal (`key_integer`: `"d": int("…" "…")`), a key's hex a test asserts
+//!   (`asserted_key`), and a CURVE key's Z85 beside its hex (`z85`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -102,15 +105,18 @@
 //! table); the rules are `private_key`, `jwk`, `headers`, `urls`, `command_line`, `directive`
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
 //! (one-time password seeds and PKCE verifiers), `raw_key` (private keys' hex, with
-//! `seed_phrase`'s recovery phrases) and `generic` (values
+//! `seed_phrase`'s recovery phrases and `key_integer`'s integers; `assertion` asks
+//! `asserted_key`) and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
 //! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
-//! dummy) and `lookalike` (the value with what stands around it); `roff` reads a man page's
+//! dummy) and `lookalike` (the value with what stands around it), and extends a hit over its
+//! key's Z85 line (`z85`); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
 
+mod asserted_key;
 mod assertion;
 mod block;
 mod checksum;
@@ -123,6 +129,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod key_integer;
 mod key_material;
 mod lookalike;
 mod naming;
@@ -140,6 +147,7 @@ mod stand_in;
 mod stored_hash;
 mod tokens;
 mod urls;
+mod z85;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -476,6 +484,20 @@ mod tests {
             "secret_key = bytes.fromhex(key_hex)",
             "token = decode(\"abcdefABCDEF0123456789\")",
             "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+    }
+
+    /// Figment's provider of one value, a `(name, value)` tuple a call is handed; a tuple
+    /// of labels stays.
+    #[test]
+    fn a_name_and_value_tuple_handed_to_a_call() {
+        let text = "let f = Config::figment().merge((\"secret_key\", \"hPRYyVRiMyxpw5sBB1XeCMN1kFsDCqKvBi2QJxBVHQk=\"));";
+        assert!(!red(text).contains("hPRYyVRi"), "{text}");
+        for text in [
+            "choices = ((\"password\", \"Password\"), (\"token\", \"Token\"))",
+            "f.merge((\"secret_key\", \"your-secret-key-here\"))",
         ] {
             assert_eq!(redact_counted(text).1, 0, "{text}");
         }

@@ -236,7 +236,8 @@ fn opens_call(b: &[u8], key_start: usize) -> bool {
     let Some(open) = trimmed.filter(|i| before_quote.get(*i) == Some(&b'(')) else {
         return false;
     };
-    let callee = before_quote.get(..open).unwrap_or(&[]);
+    // `.merge(("secret_key", "…"))`: a call's one argument a (name, value) tuple (Figment's).
+    let callee = before_quote.get(..open).map_or(&[][..], |c| c.strip_suffix(b"(").unwrap_or(c));
     // `('AUTH', 'SELECTED')`: a tuple, not a call, when no name stands before the `(`.
     if !callee.last().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
         return false;

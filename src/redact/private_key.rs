@@ -4,6 +4,7 @@
 //! lines its `Private-Lines: N` header counts.
 
 use super::hit::Hit;
+use super::shape::string_prefix;
 
 /// The private key block whose `-----BEGIN` is at `pos`, if its body holds key material.
 pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
@@ -181,13 +182,17 @@ fn one_separator(b: &[u8], i: usize) -> Option<usize> {
 /// source code that holds it: past a Rust or C string continuation (a `\` ending the line:
 /// the Rust reference's "string continuation escape"), or past the literal's closing quote,
 /// a concatenation (`+` in JavaScript, Java and C#, `.` in PHP, or none: C's and Python's
-/// adjacent literals), one line break and the next literal's opening quote (node-rsa's
-/// README: `'-----BEGIN RSA PRIVATE KEY-----\n' +` then `'MIIBOQ…\n' +`). Elsewhere `at`.
+/// adjacent literals; Python's explicit line joining, a `\` ending the line, reference §2.1.5),
+/// one line break and the next literal's opening quote, after its prefix if it has one
+/// (Python's `b'…'`, `r'…'`: reference §2.4.1) (node-rsa's README: `'-----BEGIN RSA
+/// PRIVATE KEY-----\n' +` then `'MIIBOQ…\n' +`). Elsewhere `at`.
 fn literal_continuation(b: &[u8], at: usize) -> usize {
-    // A line break, real or escaped as the JSON of a transcript writes it (`\n`).
+    // A line break, real or escaped as the JSON of a transcript writes it (`\n`); a `\`
+    // before a real one joins lines in Python.
     let line_break = |i: usize| match b.get(i) {
         Some(b'\n') => Some(i + 1),
         Some(b'\r') if b.get(i + 1) == Some(&b'\n') => Some(i + 2),
+        Some(b'\\') if b.get(i + 1) == Some(&b'\n') => Some(i + 2),
         _ => {
             let slashes = b.get(i..)?.iter().take_while(|c| **c == b'\\').count();
             (slashes > 0 && b.get(i + slashes) == Some(&b'n')).then_some(i + slashes + 1)
@@ -212,7 +217,7 @@ fn literal_continuation(b: &[u8], at: usize) -> usize {
         };
         let next = line_break(concatenation(blanks(after)))
             .map(|i| concatenation(blanks(i)))
-            .and_then(quote_at);
+            .and_then(|i| quote_at(i + string_prefix(b, i)));
         return match next {
             Some((q, i)) if q == quote => i,
             _ => at,
@@ -271,6 +276,9 @@ mod tests {
             (format!("const K: &str = \"-----BEGIN PRIVATE KEY-----\\n\\\n        {body}\\n\\\n        -----END PRIVATE KEY-----\";"), "const K: &str = \"[REDACTED:private-key]\";"),
             (format!("\"-----BEGIN EC PRIVATE KEY-----\\n\"\n\"{body}\\n\"\n;"), "\"[REDACTED:private-key]\\n\"\n;"),
             (format!("$k = '-----BEGIN PRIVATE KEY-----\\n' .\n  '{body}';"), "$k = '[REDACTED:private-key]';"),
+            // Python's prefixed literals (`b'…'`) and explicit line joining (`"…"\`).
+            (format!("k = (\n    b'-----BEGIN RSA PRIVATE KEY-----\\n'\n    b'{body}\\n'\n)"), "k = (\n    b'[REDACTED:private-key]\\n'\n)"),
+            (format!("k = str(\n    \"-----BEGIN RSA PRIVATE KEY-----\\n\"\\\n    \"{body}\\n\"\\\n)"), "k = str(\n    \"[REDACTED:private-key]\\n\"\\\n)"),
             // The same, JSON-escaped in a transcript's line.
             (format!("\"key: '-----BEGIN RSA PRIVATE KEY-----\\\\n' +\\n    '{body}\\\\n' +\\n\""), "\"key: '[REDACTED:private-key]\\\\n' +\\n\""),
         ] {
@@ -278,6 +286,8 @@ mod tests {
         }
         // A certificate's lines so written stay, and a literal that is not the key's stays.
         let cert = format!("'-----BEGIN CERTIFICATE-----\\n' +\n  '{body}\\n' +");
+        assert_eq!(redact(&cert), cert);
+        let cert = format!("b'-----BEGIN CERTIFICATE-----\\n'\nb'{body}\\n'");
         assert_eq!(redact(&cert), cert);
         let after = format!("'-----BEGIN PRIVATE KEY-----\\n' +\n  '{body}\\n';\nlet x = 1;");
         assert_eq!(redact(&after), "'[REDACTED:private-key]\\n';\nlet x = 1;");

@@ -19,6 +19,7 @@
 //! `seed_phrase`'s, asked first at the same triggers.
 
 use super::hit::Hit;
+use super::key_integer::key_integer;
 use super::key_material::varied_hex;
 use super::seed_phrase::seed_phrase;
 use super::shape::{blanks, decoded_literal, is_word, run_within, string_prefix, NAME_REACH};
@@ -34,7 +35,7 @@ use super::tokens::context_kind;
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
-    "mnemonic",
+    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(",
 ];
 
 /// Words of a name that say private key material.
@@ -48,6 +49,9 @@ const PRIVATE_WORDS: &[&str] = &[
     "secret",
     "secretkey",
     "keypair",
+    "sec",
+    "seckey",
+    "scalar",
 ];
 
 /// Key types whose name has no such word: dalek's `SigningKey`, ethers' `LocalWallet`.
@@ -70,24 +74,41 @@ pub(crate) fn raw_key_or_phrase(text: &str, pos: usize) -> Option<Hit> {
 /// Private key material at the trigger `pos`.
 fn raw_key(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
-    if b.get(pos) == Some(&b'[') {
-        // `KEY: &[u8; 32] = &hex!("…")`: the name before the type, any key's but a public
-        // one's.
+    if matches!(b.get(pos), Some(b'[' | b'&')) {
+        // `KEY: &[u8; 32] = &hex!("…")`, `SECRET_KEY_HEX: &str = "…"`: the name before the
+        // type, after a byte array's any key's but a public one's.
         let mut i = pos;
         while i > 0 && matches!(b.get(i - 1), Some(b' ' | b'&' | b':')) {
             i -= 1;
         }
         let name = b.get(name_before(b, i)..i)?;
-        if name.is_empty() || !says_private(name, Key::Too) {
+        let key = if b.get(pos) == Some(&b'[') { Key::Too } else { Key::Not };
+        if name.is_empty() || !says_private(name, key) {
             return None;
         }
-        let (open, close) = value_after(b, i)?;
-        return key_hex(b, open, close);
+        let Some((open, close)) = value_after(b, i) else {
+            return byte_list(b, i);
+        };
+        // `SECRET: &[u8; 32] = b"…"`: a byte string of the length its type declares.
+        let declared = b.get(pos + 5..)?.iter().take(3).take_while(|c| c.is_ascii_digit());
+        let declared = declared.fold(0, |n, d| n * 10 + usize::from(d - b'0'));
+        let sized = declared == close - open
+            && matches!(declared, 16 | 24 | 32 | 64)
+            && b.get(open.saturating_sub(2)) == Some(&b'b')
+            && !b.get(open..close)?.contains(&b'\\');
+        return if sized {
+            Some(Hit::span(open, close, "private-key"))
+        } else {
+            key_value(b, open, close)
+        };
     }
     let start = name_before(b, pos);
     let name_end = name_after(b, pos);
     let name = b.get(start..name_end)?;
-    if !says_private(name, Key::Not) {
+    // `d: &hex!(…)`: the private scalar of SEC 1 §3.2.1 (`Q = dG`), as RustCrypto's ECDSA test
+    // vectors name it beside `q_x` and `q_y`; `"d": int(…)`, RSA's private exponent (from
+    // `jwk`'s trigger).
+    if !says_private(name, Key::Not) && name != b"d" {
         return None;
     }
     // `"…".parse::<LocalWallet>()`: the literal before the type.
@@ -95,7 +116,7 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
         return Some(hit);
     }
     let (open, close) = value_after(b, name_end)?;
-    key_hex(b, open, close).or_else(|| {
+    key_value(b, open, close).or_else(|| {
         // `"seed": "sn…"`: a seed of a format the provider table's context rows read (XRP's).
         let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
         Some(Hit::span(open, close, kind))
@@ -104,7 +125,7 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
 
 /// Whether `key` alone says key material: after Rust's byte array type, a key is one.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Key {
+pub(crate) enum Key {
     Too,
     Not,
 }
@@ -123,22 +144,23 @@ fn name_after(b: &[u8], pos: usize) -> usize {
     run_within(b, pos, NAME_REACH, is_word)
 }
 
-/// Does the name say private key material? Its words split at `_`, `-` and camel humps.
-fn says_private(name: &[u8], key: Key) -> bool {
+/// Does the name say private key material? Its words split at `_`, `-` (any byte but a
+/// letter or digit: an expression's `.`, `(`, `&` too) and camel humps.
+pub(crate) fn says_private(name: &[u8], key: Key) -> bool {
     let mut private = KEY_TYPES.iter().any(|t| name.ends_with(t.as_bytes()));
     let mut start = 0;
     for i in 1..name.len() + 1 {
         let (before, at) = (name.get(i - 1).copied(), name.get(i).copied());
         let hump = before.is_some_and(|c| c.is_ascii_lowercase())
             && at.is_some_and(|c| c.is_ascii_uppercase());
-        if !(hump || matches!(at, None | Some(b'_' | b'-'))) {
+        if !(hump || at.is_none_or(|c| !c.is_ascii_alphanumeric())) {
             continue;
         }
         let word = name.get(start..i).unwrap_or_default();
-        let word = word
-            .strip_prefix(b"_")
-            .or(word.strip_prefix(b"-"))
-            .unwrap_or(word);
+        let word = match word.first() {
+            Some(c) if !c.is_ascii_alphanumeric() => word.get(1..).unwrap_or_default(),
+            _ => word,
+        };
         start = i;
         let is = |w: &&str| w.as_bytes().eq_ignore_ascii_case(word);
         if NOT_PRIVATE_WORDS.iter().any(is) {
@@ -174,10 +196,11 @@ fn value_after(b: &[u8], name_end: usize) -> Option<(usize, usize)> {
         (Some(b':' | b'.' | b'('), _) => {}
         _ => return None,
     }
-    // Up to three calls the literal is handed through.
+    // Up to three calls the literal is handed through, chained or not (Guava's
+    // `BaseEncoding.base16().lowerCase().decode(`).
     for _ in 0..4 {
         i = spaces(b, i);
-        i += usize::from(b.get(i) == Some(&b'&'));
+        i += usize::from(b.get(i) == Some(&b'&') || b.get(i..i + 2) == Some(b")."));
         if let Some(at) = decoded_literal(b, i) {
             i = at;
             continue;
@@ -194,7 +217,11 @@ fn value_after(b: &[u8], name_end: usize) -> Option<(usize, usize)> {
     let i = i + string_prefix(b, i);
     let quote = *b.get(i).filter(|c| matches!(c, b'"' | b'\''))?;
     // The longest literal `key_hex` takes: libp2p's 136 digits after `0x`.
-    let close = run_within(b, i + 1, 140, |c| c != b'"' && c != b'\'' && c != b'\n');
+    let close = if quote == b'"' {
+        run_within(b, i + 1, 140, |c| c != b'"' && c != b'\n')
+    } else {
+        run_within(b, i + 1, 140, |c| c != b'\'' && c != b'\n')
+    };
     (b.get(close) == Some(&quote)).then_some((i + 1, close))
 }
 
@@ -225,9 +252,52 @@ fn parsed_before(b: &[u8], type_start: usize) -> Option<Hit> {
     key_hex(b, open, close)
 }
 
+/// The literal `open..close` if it holds a private key: its hex (`key_hex`), its integer in
+/// decimal (`key_integer`), or RFC 4226's and RFC 6238's test secret (Appendix D and B: the
+/// ASCII digits `1234567890` repeated to 20, 32 or 64 bytes, one for each HMAC).
+fn key_value(b: &[u8], open: usize, close: usize) -> Option<Hit> {
+    let v = b.get(open..close)?;
+    let rfc_test = matches!(v.len(), 20 | 32 | 64)
+        && v.iter().zip(b"1234567890".iter().cycle()).all(|(c, d)| c == d);
+    if rfc_test {
+        return Some(Hit::span(open, close, "private-key"));
+    }
+    // `int("…")`: Python's integer of the digits (a number under another name is a count).
+    let int = b.get(..open.saturating_sub(1)).is_some_and(|h| h.trim_ascii_end().ends_with(b"int("));
+    key_hex(b, open, close).or_else(|| key_integer(b, open, close).filter(|_| int))
+}
+
+/// `[u8; 32] = [0xa5, 0x46, …]`: a key's bytes listed, from the `=` after `at`, of a
+/// private key length, varied as its hex would be (8 of the 16 digits, letters and digits).
+fn byte_list(b: &[u8], at: usize) -> Option<Hit> {
+    let eq = run_within(b, at, 48, |c| !matches!(c, b'\n' | b'='));
+    let mut i = spaces(b, blanks(b, eq + 1));
+    (b.get(eq) == Some(&b'=') && b.get(i) == Some(&b'[')).then_some(())?;
+    // The hex digits seen, one bit each.
+    let (mut seen, mut n, mut start, mut end) = (0u16, 0, None, i);
+    while n < 66 {
+        i = run_within(b, i + 1, 16, |c| c.is_ascii_whitespace());
+        let Some(byte) = b.get(i..i + 4).filter(|t| t.starts_with(b"0x")) else {
+            break;
+        };
+        for d in byte.get(2..)? {
+            seen |= 1 << (*d as char).to_digit(16)?;
+        }
+        start.get_or_insert(i);
+        n += 1;
+        end = i + 4;
+        i = end;
+        if b.get(i) != Some(&b',') {
+            break;
+        }
+    }
+    let varied = seen.count_ones() >= 8 && seen & 0x3ff != 0 && seen >> 10 != 0;
+    (matches!(n, 32 | 48 | 56 | 57 | 64 | 66) && varied).then_some(Hit::span(start?, end, "private-key"))
+}
+
 /// The literal `open..close` if it is hex of a documented private key length (after an
 /// optional `0x`), varied as key bytes are: the digits' span.
-fn key_hex(b: &[u8], open: usize, close: usize) -> Option<Hit> {
+pub(crate) fn key_hex(b: &[u8], open: usize, close: usize) -> Option<Hit> {
     let start = open
         + if b.get(open..open + 2) == Some(b"0x") {
             2
@@ -307,13 +377,56 @@ mod tests {
         }
     }
 
+    /// The seventh round's forms: a key's hex through chained calls, under `sec`, as an
+    /// ECDSA vector's `d`, behind Rust's `&str`; its bytes listed; a byte string of its
+    /// declared length; RFC 6238's test secret; a private integer in decimal; a phrase.
+    #[test]
+    fn keys_through_chained_calls_listed_bytes_sized_strings_and_integers() {
+        let list: Vec<String> = (0..32).map(|i| format!("0x{}", &K32[2 * i..2 * i + 2])).collect();
+        let list = list.join(", ");
+        let digits = "4203357242869996956805024384858198198000024172950710597804898";
+        for (text, gone) in [
+            (format!("byte[] sec = BaseEncoding.base16().lowerCase().decode(\"{K32}\".toLowerCase());"), &K32[..16]),
+            (format!("        d: &hex!(\n            \"{K32}\"\n        ),"), &K32[..16]),
+            (format!("    const SECRET_KEY_HEX: &str = \"{K32}\";"), &K32[..16]),
+            (format!("    let input_scalar: [u8; 32] = [\n        {list},\n    ];"), "0x9d, 0x61"),
+            ("static SECRET: &[u8; 32] = b\"i don't care for fidget spinners\";".into(), "fidget"),
+            ("        let secret: &[u8] = b\"12345678901234567890123456789012\";".into(), "1234567890"),
+            (format!("    \"privateValue\": int(\n        \"{digits}\"\n        \"{digits}\"\n    ),"), &digits[..20]),
+            (format!("    \"d\": int(\n        \"{digits}\"\n    ),"), &digits[..20]),
+            ("    let phrase = \"park remain person kitchen mule spell knee armed position rail grid ankle\";".into(), "kitchen"),
+        ] {
+            assert!(!redact(&text).contains(gone), "{text}");
+        }
+        let public: Vec<String> = (0..32).map(|i| format!("0x{}", &K32[2 * i..2 * i + 2])).collect();
+        for text in [
+            format!("byte[] pub = BaseEncoding.base16().lowerCase().decode(\"{K32}\");"),
+            format!("        q_x: &hex!(\"{K32}\"),"),
+            format!("    const PUBLIC_KEY_HEX: &str = \"{K32}\";"),
+            format!("    let input_u: [u8; 32] = [{}];", public.join(", ")),
+            "static PUBLIC: &[u8; 32] = b\"i don't care for fidget spinners\";".into(),
+            "static SECRET: &[u8; 32] = b\"too short\";".into(),
+            "        let counter: &[u8] = b\"12345678901234567890\";".into(),
+            format!("    \"n\": int(\n        \"{digits}\"\n    ),"),
+            format!("    \"p\": int(\n        \"{digits}\"\n    ),"),
+            format!("    \"count\": \"{digits}\","),
+            "    let phrase = \"the quick brown fox jumps over the lazy dog\";".into(),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
+
     /// A long run holding the triggers many times (`KeypairKeypair…`, `priv:priv:…`) is read
     /// in bounded steps per trigger (`NAME_REACH`), not to its end each time: 200 KB of
     /// `Keypair` took 22 s before, of `priv:` 1.7 s (the speed is the benchmark's to show;
     /// this pins what comes out).
     #[test]
     fn a_long_word_of_triggers_is_read_once() {
-        for unit in ["seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase "] {
+        for unit in [
+            "seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase ",
+            "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ", "sec = ",
+            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n",
+        ] {
             let text = unit.repeat(200_000 / unit.len());
             assert_eq!(super::super::redact_counted(&text).1, 0, "{unit}");
         }
