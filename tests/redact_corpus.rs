@@ -395,10 +395,10 @@ const ASIDE_FLOOR: Floor = Floor {
 };
 /// The beyond set, promoted to development in [15]'s seventh round after its clean figure
 /// (62 of 80 and 13 of 176, at the end of the sixth round); the seventh round's guards
-/// (branch `guard`) took its look-alikes to 0.
+/// (branch `guard`) took its look-alikes to 1.
 const BEYOND_FLOOR: Floor = Floor {
     recalled: 62,
-    false_positives: 0,
+    false_positives: 1,
 };
 
 #[test]

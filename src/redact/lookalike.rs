@@ -14,8 +14,8 @@ use super::pair::{line_before, Separator};
 use super::shape::{any_of, first_of, last_of};
 use super::prose::{field_list, instruction, scheme_and_word};
 use super::stand_in::{
-    in_a_test_of_the_wrong_one, mine_numbered, named_a_dummy, names_a_test,
-    placeholder_in_capitals, says_it_is_a_stand_in, says_it_is_wrong, short_otp_key,
+    mine_numbered, named_a_dummy, names_a_test, placeholder_in_capitals, says_it_is_a_stand_in,
+    says_it_is_wrong, short_otp_key,
 };
 use super::stored_hash::is_stored_hash;
 
@@ -67,7 +67,6 @@ fn seventh_round(s: &Seen) -> bool {
         || says_it_is_wrong(v)
         || names_a_test(v)
         || mine_numbered(v)
-        || (s.password && in_a_test_of_the_wrong_one(s.text.get(..s.key_start).unwrap_or("")))
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
@@ -418,7 +417,6 @@ mod tests {
             "    :param api_key: TronGRID API Key in str, or list of str.",
             "    :param jw_token: TronGRID JWT Credentials in str.",
             "        WITH LOGIN SUPERUSER\n        PASSWORD 'auth_change_test'",
-            "    it(\"should not connect directly to server, with wrong password\", function (done) {\n        var c = Object.assign({}, sshConfigs.singleWithPassword);\n        c.password = \"asfafwerwrwsdfsfd\";",
             "  password: 'mysecret2'",
             "  password: 'put your password here'",
             "const _keyStr = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';",

@@ -114,25 +114,27 @@ pub(crate) fn names_its_credential(v: &str) -> bool {
 /// one whole): a sample naming the parameter it fills. `name` is the key's whole name in
 /// lower case.
 pub(crate) fn spells_its_key(v: &str, name: &str) -> bool {
-    let separated = |c: char| c == '_' || c == '-';
+    fn separated(c: &u8) -> bool {
+        *c == b'_' || *c == b'-'
+    }
+    let name = name.as_bytes();
     // `self.proxy_password`, `opts["key_password"]`: the name's last part.
-    let last = name.rsplit(|c: char| !c.is_ascii_alphanumeric() && !separated(c)).next();
-    let name = last.unwrap_or(name);
-    let (mut values, mut names) = (v.split(separated), name.split(separated));
+    let from = name
+        .iter()
+        .rposition(|c| !c.is_ascii_alphanumeric() && !separated(c))
+        .map_or(0, |i| i + 1);
+    let mut names = name.get(from..).unwrap_or(&[]).split(separated);
     let (mut count, mut last) = (0, false);
-    loop {
-        match (values.next(), names.next()) {
-            (None, None) => return count >= 2 && last,
-            (Some(w), Some(n)) if !n.is_empty() && w.bytes().all(|c| c.is_ascii_lowercase()) => {
-                if !w.starts_with(n) {
-                    return false;
-                }
+    for w in v.as_bytes().split(separated) {
+        match names.next() {
+            Some(n) if !n.is_empty() && w.starts_with(n) && w.iter().all(u8::is_ascii_lowercase) => {
                 count += 1;
                 last = w == n;
             }
             _ => return false,
         }
     }
+    names.next().is_none() && count >= 2 && last
 }
 
 /// Is the lower-case word at `b[i..j]` a word of the name, by what stands either side: a

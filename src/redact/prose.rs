@@ -17,15 +17,30 @@ const FIELDS: &[&str] = &[
 /// (`:param api_key:`, typed `:param str api_key:`) or an Epydoc or Javadoc one (`@param
 /// api_key`, `@type api_key:`)? What follows is the parameter's description.
 pub(crate) fn field_list(head: &str) -> bool {
-    let name = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let rest = head.trim_end_matches(name).trim_end_matches(' ');
+    let b = head.as_bytes();
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_alphanumeric() && *c != b'_')
+        .map_or(0, |i| i + 1);
+    let line = b.get(..end).unwrap_or(&[]);
+    let start = line.iter().position(|c| !b" \t*#/\"'".contains(c)).unwrap_or(line.len());
+    let Some((mark, rest)) = line.get(start..).and_then(<[u8]>::split_first) else {
+        return false;
+    };
     // `:param str api_key:`, `:param list[str] keys:`: a type between.
-    let untyped = rest.rsplit_once(' ').map(|(field, _)| field.trim_end_matches(' '));
-    [Some(rest), untyped].into_iter().flatten().any(|field| {
-        let field = field.trim_start_matches([' ', '\t', '*', '#', '/', '"', '\'']);
-        let marked = field.strip_prefix(':').or_else(|| field.strip_prefix('@'));
-        marked.is_some_and(|f| FIELDS.contains(&f))
-    })
+    let mut parts = rest.split(blank).filter(|p| !p.is_empty());
+    (*mark == b':' || *mark == b'@')
+        && parts.next().is_some_and(|f| one_of(f, FIELDS))
+        && parts.nth(1).is_none()
+}
+
+fn blank(c: &u8) -> bool {
+    *c == b' '
+}
+
+/// Is `w` one of `list`, case left out?
+fn one_of(w: &[u8], list: &[&str]) -> bool {
+    list.iter().any(|l| w.eq_ignore_ascii_case(l.as_bytes()))
 }
 
 /// The words a credential is called by, as a sentence names it.
@@ -38,21 +53,23 @@ const CREDENTIAL_WORDS: &[&str] = &[
 /// `Bearer token`, `Basic credentials`: a scheme of HTTP authentication (RFC 9110 §11.1,
 /// RFC 6750 §2.1) and the word for what would follow it, not a credential.
 pub(crate) fn scheme_and_word(v: &str) -> bool {
-    v.split_once(' ').is_some_and(|(scheme, word)| {
-        ["bearer", "basic", "digest", "token"].iter().any(|s| scheme.eq_ignore_ascii_case(s))
-            && CREDENTIAL_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
-    })
+    let mut words = v.as_bytes().split(blank);
+    matches!(
+        (words.next(), words.next(), words.next()),
+        (Some(scheme), Some(word), None)
+            if one_of(scheme, &["bearer", "basic", "digest", "token"])
+                && one_of(word, CREDENTIAL_WORDS)
+    )
 }
 
 /// `put your password here`, `enter your API key`: words with blanks, one of them `your`
 /// and a credential's word after it: the reader is told what to write there.
 pub(crate) fn instruction(v: &str) -> bool {
-    let mut words = v.split(' ');
-    words.any(|w| w.eq_ignore_ascii_case("your"))
+    let mut words = v.as_bytes().split(blank);
+    words.any(|w| w.eq_ignore_ascii_case(b"your"))
         && words.any(|w| {
-            CREDENTIAL_WORDS
-                .iter()
-                .any(|c| w.trim_end_matches(['.', ',']).eq_ignore_ascii_case(c))
+            let end = w.iter().rposition(|c| !b".,".contains(c)).map_or(0, |i| i + 1);
+            one_of(w.get(..end).unwrap_or(&[]), CREDENTIAL_WORDS)
         })
 }
 
