@@ -77,7 +77,12 @@
 //! letters or a placeholder percent-encoded (`pass%20word`), what a tool printed elided
 //! (`p...9`), a hashed password as Django stores it under `password` (`stored_hash`), values
 //! that say they are stand-ins (`testsecret`, `sk-test`, `usertoken123`, `MY NETWORK
-//! PASSWORD`, a `DUMMY_` name's value, `stand_in`), a manual's key block cut by `..`.
+//! PASSWORD`, a `DUMMY_` name's value, `auth_change_test`, `mysecret2`, `stand_in`) or the
+//! wrong one (`not-treq`, `http://wrong:info@…`), a manual's key block cut by `..`, a mask of
+//! one letter (`yyyyy`) and an encoding's alphabet (`filler`), a docstring's field list
+//! (`:param api_key: …`), an instruction (`put your password here`) and `Bearer token` as
+//! words (`prose`), a value spelling its key's name (`key_password="keyfile_password"`), an
+//! Ethereum address (`0x` and 40 hex digits).
 //!
 //! # One pass, no regex engine
 //!
@@ -108,7 +113,8 @@
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
 //! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
-//! dummy) and `lookalike` (the value with what stands around it); `roff` reads a man page's
+//! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands)
+//! and `lookalike` (the value with what stands around it); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
 
 mod assertion;
