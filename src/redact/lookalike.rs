@@ -5,12 +5,17 @@
 //! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
-use super::naming::{is_prompt, named_as_its_user, names_its_credential, names_its_form};
+use super::filler::{is_alphabet, one_letter_repeated};
+use super::naming::{
+    is_prompt, named_as_its_user, names_its_credential, names_its_form, spells_its_key,
+};
 use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::pair::{line_before, Separator};
 use super::shape::{any_of, first_of, last_of};
+use super::prose::{field_list, instruction, scheme_and_word};
 use super::stand_in::{
-    named_a_dummy, placeholder_in_capitals, says_it_is_a_stand_in, short_otp_key,
+    mine_numbered, named_a_dummy, names_a_test, placeholder_in_capitals, says_it_is_a_stand_in,
+    says_it_is_wrong, short_otp_key,
 };
 use super::stored_hash::is_stored_hash;
 
@@ -44,6 +49,24 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || placeholder_in_capitals(s.value)
         || named_a_dummy(s.name)
         || short_otp_key(s.text.get(..s.key_start).unwrap_or(""), s.value)
+        || seventh_round(s)
+}
+
+/// The seventh round's look-alikes (the beyond set's): fillers as patterns (`yyyyy`, an
+/// encoding's alphabet), prose (a docstring's field, an instruction, `Bearer token`), a
+/// value spelling its key's name, and values saying they are wrong, a test's or a
+/// numbered sample's.
+fn seventh_round(s: &Seen) -> bool {
+    let v = s.value;
+    one_letter_repeated(v)
+        || is_alphabet(v)
+        || field_list(line_before(s.text, s.key_start))
+        || scheme_and_word(v)
+        || instruction(v)
+        || spells_its_key(v, s.name)
+        || says_it_is_wrong(v)
+        || names_a_test(v)
+        || mine_numbered(v)
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
@@ -227,7 +250,13 @@ fn address(s: &Seen) -> bool {
         && v.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && domain.contains('.') && !domain.contains('@')
         });
-    (s.password && email) || anonymous || openssl || account
+    // `"burnToken": "0xaf88…5831"`: an Ethereum account's or contract's address, the last 20
+    // bytes of a key's Keccak-256 hash in hex (the Yellow Paper's §4.1; EIP-55 checksums it
+    // in letter case), never a private key's 32.
+    let ethereum = v
+        .strip_prefix("0x")
+        .is_some_and(|h| h.len() == 40 && h.bytes().all(|c| c.is_ascii_hexdigit()));
+    (s.password && email) || anonymous || openssl || account || ethereum
 }
 
 #[cfg(test)]
@@ -238,7 +267,23 @@ mod tests {
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
     use super::method_with_options;
-    use super::super::stand_in::{placeholder_in_capitals, says_it_is_a_stand_in};
+    use super::super::filler::{is_alphabet, one_letter_repeated};
+    use super::super::prose::{instruction, scheme_and_word};
+    use super::super::stand_in::{
+        mine_numbered, names_a_test, placeholder_in_capitals, says_it_is_a_stand_in,
+        says_it_is_wrong,
+    };
+
+    /// The seventh round's value guards, asked of generated values alongside the others.
+    fn seventh_round_reads(v: &str) -> bool {
+        one_letter_repeated(v)
+            || is_alphabet(v)
+            || scheme_and_word(v)
+            || instruction(v)
+            || says_it_is_wrong(v)
+            || names_a_test(v)
+            || mine_numbered(v)
+    }
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
     /// key or a password's (the guards above cost no generated credential), almost none reads
@@ -265,7 +310,10 @@ mod tests {
             if is_identifier_words(&token) || is_constant(&token, true) || is_version(&token) {
                 named += 1;
             }
-            if names_its_credential(&token) || says_it_is_a_stand_in(&token) {
+            if names_its_credential(&token)
+                || says_it_is_a_stand_in(&token)
+                || seventh_round_reads(&token)
+            {
                 naming += 1;
             }
             for line in [
@@ -329,6 +377,7 @@ mod tests {
                     || method_with_options(v)
                     || says_it_is_a_stand_in(v)
                     || placeholder_in_capitals(v)
+                    || seventh_round_reads(v)
                 {
                     read += 1;
                 }
@@ -351,6 +400,44 @@ mod tests {
              punctuated ones (other guards judge punctuation: `$`, `%`, `{{`)"
         );
         assert_eq!(read, 0, "{read} real-shaped passwords read as look-alikes");
+    }
+
+    /// The beyond set's look-alikes (promoted in the seventh round), one line of each, and
+    /// what stands beside each class and stays a secret.
+    #[test]
+    fn the_seventh_rounds_look_alikes_stay() {
+        for s in [
+            "\\&      <password>yyyyy</password>",
+            "    proxy_password=\"proxy_password\",",
+            "        key_password=\"keyfile_password\"",
+            "    assert parse_auth('Bearer token').authtype == 'Bearer'",
+            "            \"/basic-auth/treq/treq\", auth=(\"not-treq\", \"not-treq\")",
+            "            networkString(\"http://wrong:info@127.0.0.1:%d/\" % (self.port,)),",
+            "                    \"burnToken\": \"0xaf88d065e77c8cC2239327C5EDb3A432268e5831\",",
+            "    :param api_key: TronGRID API Key in str, or list of str.",
+            "    :param jw_token: TronGRID JWT Credentials in str.",
+            "        WITH LOGIN SUPERUSER\n        PASSWORD 'auth_change_test'",
+            "  password: 'mysecret2'",
+            "  password: 'put your password here'",
+            "const _keyStr = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';",
+        ] {
+            assert_eq!(redact_counted(s).1, 0, "{s}");
+        }
+        for s in [
+            "<password>abcdefgh</password>",
+            "key_password=\"keyfile_Passw0rd\"",
+            "parse_auth('Bearer mF_9.B5f-4.1JqM')",
+            "auth=(\"treq\", \"nothing-to-hide\")",
+            "\"privateKey\": \"0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\"",
+            "api_key: 7Fq2LmZx9RtV3Kp8",
+            "PASSWORD 'correct_horse_staple'",
+            "it(\"connects with a password\", () => {\n  c.password = \"asfafwerwrwsdfsfd\";",
+            "  password: 'mysecret123'",
+            "  password: 'all of your base'",
+            "client_secret=\"0123456789012345678901234567890123456789\"",
+        ] {
+            assert_eq!(redact_counted(s).1, 1, "{s}");
+        }
     }
 
     #[test]

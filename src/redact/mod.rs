@@ -80,7 +80,12 @@
 //! letters or a placeholder percent-encoded (`pass%20word`), what a tool printed elided
 //! (`p...9`), a hashed password as Django stores it under `password` (`stored_hash`), values
 //! that say they are stand-ins (`testsecret`, `sk-test`, `usertoken123`, `MY NETWORK
-//! PASSWORD`, a `DUMMY_` name's value, `stand_in`), a manual's key block cut by `..`.
+//! PASSWORD`, a `DUMMY_` name's value, `auth_change_test`, `mysecret2`, `stand_in`) or the
+//! wrong one (`not-treq`, `http://wrong:info@…`), a manual's key block cut by `..`, a mask of
+//! one letter (`yyyyy`) and an encoding's alphabet (`filler`), a docstring's field list
+//! (`:param api_key: …`), an instruction (`put your password here`) and `Bearer token` as
+//! words (`prose`), a value spelling its key's name (`key_password="keyfile_password"`), an
+//! Ethereum address (`0x` and 40 hex digits).
 //!
 //! # One pass, no regex engine
 //!
@@ -112,7 +117,8 @@
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
 //! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
-//! dummy) and `lookalike` (the value with what stands around it), and extends a hit over its
+//! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands)
+//! and `lookalike` (the value with what stands around it), and extends a hit over its
 //! key's Z85 line (`z85`); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
 
@@ -123,6 +129,7 @@ mod checksum;
 mod command_line;
 mod directive;
 mod entropy;
+mod filler;
 mod format;
 mod formats;
 mod generic;
@@ -137,6 +144,7 @@ mod not_secret;
 mod otp_and_pkce;
 mod pair;
 mod private_key;
+mod prose;
 mod raw_key;
 mod roff;
 mod rules;

@@ -109,6 +109,34 @@ pub(crate) fn names_its_credential(v: &str) -> bool {
     })
 }
 
+/// `proxy_password="proxy_password"`, `key_password="keyfile_password"`: a value that spells
+/// its own key's name, word for word (each of the key's words begins the value's, the last
+/// one whole): a sample naming the parameter it fills. `name` is the key's whole name in
+/// lower case.
+pub(crate) fn spells_its_key(v: &str, name: &str) -> bool {
+    fn separated(c: &u8) -> bool {
+        *c == b'_' || *c == b'-'
+    }
+    let name = name.as_bytes();
+    // `self.proxy_password`, `opts["key_password"]`: the name's last part.
+    let from = name
+        .iter()
+        .rposition(|c| !c.is_ascii_alphanumeric() && !separated(c))
+        .map_or(0, |i| i + 1);
+    let mut names = name.get(from..).unwrap_or(&[]).split(separated);
+    let (mut count, mut last) = (0, false);
+    for w in v.as_bytes().split(separated) {
+        match names.next() {
+            Some(n) if !n.is_empty() && w.starts_with(n) && w.iter().all(u8::is_ascii_lowercase) => {
+                count += 1;
+                last = w == n;
+            }
+            _ => return false,
+        }
+    }
+    names.next().is_none() && count >= 2 && last
+}
+
 /// Is the lower-case word at `b[i..j]` a word of the name, by what stands either side: a
 /// separator, a digit or an acronym (`PGPpassword`) before it, a separator, a digit, a
 /// hump or the end after it? A capitalised word after a lower-case letter is not read as
@@ -282,6 +310,25 @@ mod tests {
             "db_Passw0rd",
         ] {
             assert!(!names_its_credential(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn a_value_spelling_its_keys_name_names_it() {
+        assert!(spells_its_key("proxy_password", "proxy_password"));
+        assert!(spells_its_key("keyfile_password", "key_password"));
+        assert!(spells_its_key("client-secret", "client-secret"));
+        assert!(spells_its_key("proxy_password", "self.proxy_password"));
+        for (v, name) in [
+            ("email_password", "password"),
+            ("keyfile_passwordx", "key_password"),
+            ("proxy_password", "password"),
+            ("password", "password"),
+            ("proxy_Password", "proxy_password"),
+            ("hunter2_password", "hunter_password"),
+            ("proxy_secret", "proxy_password"),
+        ] {
+            assert!(!spells_its_key(v, name), "{v} under {name}");
         }
     }
 

@@ -151,6 +151,58 @@ pub(crate) fn short_otp_key(head: &str, v: &str) -> bool {
     line.contains("otpauth://") && strip_padding(v).len() < 16
 }
 
+/// Is `c` one of `SEPARATORS`?
+fn separator(c: &u8) -> bool {
+    SEPARATORS.contains(c)
+}
+
+/// Words that say a value is the wrong one: a test's credential that must be refused.
+const WRONG_WORDS: &[&str] = &["not", "wrong", "invalid", "incorrect", "bad"];
+
+/// The word of `WRONG_WORDS` `b` begins with, case left out.
+fn wrong_word(b: &[u8]) -> Option<usize> {
+    WRONG_WORDS
+        .iter()
+        .find(|w| b.get(..w.len()).is_some_and(|h| h.eq_ignore_ascii_case(w.as_bytes())))
+        .map(|w| w.len())
+}
+
+/// `not-treq`, `wrong-password`, `invalidToken`, `wrong` (a URL's user `wrong:info`): a value
+/// whose first word says it is the wrong one, a test's credential that must be refused.
+pub(crate) fn says_it_is_wrong(v: &str) -> bool {
+    let b = v.as_bytes();
+    wrong_word(b).is_some_and(|n| match b.get(n..).unwrap_or(&[]) {
+        [] => true,
+        rest @ [first, _, ..] => {
+            (first.is_ascii_uppercase() || separator(first))
+                && rest.iter().all(|c| c.is_ascii_alphabetic() || separator(c))
+        }
+        _ => false,
+    })
+}
+
+/// `auth_change_test`, `login-demo`: words as code names things, lower case joined by `_` or
+/// `-`, one of them a stand-in word whole: a name of a test or a sample, not a password.
+pub(crate) fn names_a_test(v: &str) -> bool {
+    let (mut count, mut stand_in) = (0, false);
+    for w in v.as_bytes().split(separator) {
+        if w.len() < 2 || !w.iter().all(u8::is_ascii_lowercase) {
+            return false;
+        }
+        count += 1;
+        stand_in |= STAND_IN_WORDS.iter().any(|s| s.as_bytes() == w);
+    }
+    count >= 2 && stand_in
+}
+
+/// `mysecret2`, `mypassword1`: `my` glued to a credential's word and a number of one or two
+/// digits, a sample's second or first credential as `mysecret` is its only one.
+pub(crate) fn mine_numbered(v: &str) -> bool {
+    let words = v.trim_end_matches(|c: char| c.is_ascii_digit());
+    (1..=2).contains(&(v.len() - words.len()))
+        && words.strip_prefix("my").is_some_and(|w| CREDENTIAL_WORDS.contains(&w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +249,28 @@ mod tests {
             "mypass",
         ] {
             assert!(!says_it_is_a_stand_in(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn values_saying_they_are_wrong_tests_or_numbered_samples() {
+        for v in ["not-treq", "wrong", "wrong-password", "invalidToken", "bad_secret", "WRONG"] {
+            assert!(says_it_is_wrong(v), "{v}");
+        }
+        for v in ["nothing", "notary-9", "badger", "wrongly", "not-", "not-2fa0", "bad_pa$$"] {
+            assert!(!says_it_is_wrong(v), "{v}");
+        }
+        for v in ["auth_change_test", "login-demo", "test_user"] {
+            assert!(names_a_test(v), "{v}");
+        }
+        for v in ["auth_change", "testing_pass", "Test_user", "test", "a_test", "test_user1", "auth\u{12d}test"] {
+            assert!(!names_a_test(v), "{v}");
+        }
+        for v in ["mysecret2", "mypassword1", "mytoken12"] {
+            assert!(mine_numbered(v), "{v}");
+        }
+        for v in ["mysecret", "mysecret123", "mysupersecret2", "my2", "secret2", "myhunter2"] {
+            assert!(!mine_numbered(v), "{v}");
         }
     }
 

@@ -6,6 +6,7 @@
 
 use super::hit::Hit;
 use super::naming::names_its_credential;
+use super::stand_in::says_it_is_wrong;
 use super::not_secret::{is_name, is_placeholder};
 use super::shape::{at_least, blanks, chars_until, is_b64url, lit, lit_ci, one_of};
 use super::tokens::{is_filler, token_at};
@@ -122,6 +123,9 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
         || encoded_placeholder(pass)
         // `public_key:secret_key` (Sentry's documented DSN shape): both name what they are.
         || (names_its_credential(user) && names_its_credential(pass))
+        // `http://wrong:info@…`, `not-treq:not-treq`: a test's credentials it names wrong.
+        || says_it_is_wrong(user)
+        || says_it_is_wrong(pass)
         || (!user.is_empty() && is_placeholder(user) && pass.eq_ignore_ascii_case(user))
         // `cvs://:pserver:anoncvs@host`: a CVS root's access method, not a password.
         || (user.is_empty() && pass.split_once(':').is_some_and(|(m, _)| is_name(m)))
