@@ -10,8 +10,8 @@
 //!   `HELD_OUT_FLOOR` states. The later sets (`held-out-*.txt`) are printed beside it,
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
 //!   tuned against since [15]'s fifth round, one (apart) since its sixth, one (aside)
-//!   since its sixth's second half and one (beyond) since its seventh, each after its clean
-//!   figure was taken, and keep what the round that tuned them reached as floors.
+//!   since its sixth's second half, one (beyond) since its seventh and one (afar) since its
+//!   seventh's second half, each after its clean figure was taken, and keep what the round that tuned them reached as floors.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -201,6 +201,19 @@ fn held_out_aside() -> Vec<Case> {
 fn held_out_beyond() -> Vec<Case> {
     parse(
         &fixture("held-out-beyond.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
+/// The eleventh held-out set (issue [15], seventh round): verbatim test data, sample configs,
+/// manuals, READMEs and code from Debian, PyPI and npm packages named n to r and crates named
+/// a to m, none used by the other corpora or sweeps, committed before any of that round's
+/// rules changed (its first half's writers read only the earlier sets and specifications) and
+/// measured once, at the end of that half; promoted to development in the round's second half,
+/// whose rules were written from its failing cases.
+fn held_out_afar() -> Vec<Case> {
+    parse(
+        &fixture("held-out-afar.txt"),
         &["source", "secret", "lookalike"],
     )
 }
@@ -401,6 +414,13 @@ const BEYOND_FLOOR: Floor = Floor {
     false_positives: 1,
 };
 
+/// The afar set, promoted to development in [15]'s seventh round's second half after its clean
+/// figure (64 of 79 and 5 of 177, with the first half's rules; 62 and 6 before the round).
+const AFAR_FLOOR: Floor = Floor {
+    recalled: 64,
+    false_positives: 5,
+};
+
 #[test]
 fn corpus_recall_and_false_positives() {
     let co = co_developed_figures();
@@ -414,6 +434,7 @@ fn corpus_recall_and_false_positives() {
     let apart = held_out_figures(held_out_apart());
     let aside = held_out_figures(held_out_aside());
     let beyond = held_out_figures(held_out_beyond());
+    let afar = held_out_figures(held_out_afar());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -438,6 +459,7 @@ fn corpus_recall_and_false_positives() {
         row("apart (`held-out-apart.txt`, tuned against since the sixth round)", &apart),
         row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
         row("beyond (`held-out-beyond.txt`, tuned against since the seventh round)", &beyond),
+        row("afar (`held-out-afar.txt`, tuned against since the seventh round's second half)", &afar),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -475,6 +497,7 @@ fn corpus_recall_and_false_positives() {
         ("apart", &apart, &APART_FLOOR),
         ("aside", &aside, &ASIDE_FLOOR),
         ("beyond", &beyond, &BEYOND_FLOOR),
+        ("afar", &afar, &AFAR_FLOOR),
     ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
@@ -548,6 +571,8 @@ fn held_out_cases_are_well_formed() {
         "only {} held-out beyond cases",
         beyond.len()
     );
+    let afar = held_out_afar();
+    assert!(afar.len() >= 250, "only {} held-out afar cases", afar.len());
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -559,6 +584,7 @@ fn held_out_cases_are_well_formed() {
         .chain(&apart)
         .chain(&aside)
         .chain(&beyond)
+        .chain(&afar)
         .enumerate()
     {
         assert_eq!(
