@@ -168,14 +168,19 @@ fn wrong_word(b: &[u8]) -> Option<usize> {
 }
 
 /// `not-treq`, `wrong-password`, `invalidToken`, `wrong` (a URL's user `wrong:info`): a value
-/// whose first word says it is the wrong one, a test's credential that must be refused.
+/// whose first word says it is the wrong one, a test's credential that must be refused. After
+/// a separator the rest is lower-case words (`not-treq`, `bad_secret`); glued by a hump only a
+/// credential's word (`invalidToken`, `badPassword`): `NotMyDog` or `BadWolf` is how a person
+/// writes a password, so it stays one.
 pub(crate) fn says_it_is_wrong(v: &str) -> bool {
     let b = v.as_bytes();
     wrong_word(b).is_some_and(|n| match b.get(n..).unwrap_or(&[]) {
         [] => true,
-        rest @ [first, _, ..] => {
-            (first.is_ascii_uppercase() || separator(first))
-                && rest.iter().all(|c| c.is_ascii_alphabetic() || separator(c))
+        rest @ [first, _, ..] if separator(first) => {
+            rest.iter().all(|c| c.is_ascii_lowercase() || separator(c))
+        }
+        rest @ [first, ..] if first.is_ascii_uppercase() => {
+            CREDENTIAL_WORDS.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(rest))
         }
         _ => false,
     })
@@ -254,10 +259,15 @@ mod tests {
 
     #[test]
     fn values_saying_they_are_wrong_tests_or_numbered_samples() {
-        for v in ["not-treq", "wrong", "wrong-password", "invalidToken", "bad_secret", "WRONG"] {
+        for v in [
+            "not-treq", "wrong", "wrong-password", "invalidToken", "bad_secret", "WRONG", "badPassword",
+        ] {
             assert!(says_it_is_wrong(v), "{v}");
         }
-        for v in ["nothing", "notary-9", "badger", "wrongly", "not-", "not-2fa0", "bad_pa$$"] {
+        for v in [
+            "nothing", "notary-9", "badger", "wrongly", "not-", "not-2fa0", "bad_pa$$", "NotMyDog",
+            "BadWolf", "Wrong-Horse", "invalidTokenX",
+        ] {
             assert!(!says_it_is_wrong(v), "{v}");
         }
         for v in ["auth_change_test", "login-demo", "test_user"] {
