@@ -175,7 +175,8 @@ pub fn parse_input(json: &str) -> Result<Request, String> {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
         Some(_) => return Err("recall: session must be a session id (or its start), as the sessions view lists it".into()),
     };
-    let whole = |k: &str, min: f64| -> Result<Option<usize>, String> {
+    // `min` whole: a float's `{}` would bring core's float printer into the module.
+    let whole = |k: &str, min: u32| -> Result<Option<usize>, String> {
         match map.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => {
@@ -186,14 +187,14 @@ pub fn parse_input(json: &str) -> Result<Request, String> {
                     _ => None,
                 };
                 match n {
-                    Some(n) if n.is_finite() && n >= min => Ok(Some(n.floor().min(1e9) as usize)),
+                    Some(n) if n.is_finite() && n >= f64::from(min) => Ok(Some(n.floor().min(1e9) as usize)),
                     _ => Err(format!("recall: {k} must be a whole number from {min}")),
                 }
             }
         }
     };
-    let message = whole("message", 1.0)?;
-    let offset = whole("offset", 0.0)?.unwrap_or(0);
+    let message = whole("message", 1)?;
+    let offset = whole("offset", 0)?.unwrap_or(0);
     if scope == Scope::Session {
         if session.is_some() || message.is_some() {
             return Err(r#"recall: session and message read an earlier session: give scope "project" with them"#.into());
@@ -360,7 +361,8 @@ mod tests {
             (r#"{"scope":"all","query":"x"}"#, "scope must be"),
             (r#"{"scope":"project","message":2}"#, "message needs session"),
             (r#"{"query":"x","session":"ab"}"#, "give scope \"project\""),
-            (r#"{"scope":"project","session":"ab","message":0}"#, "message must be"),
+            (r#"{"scope":"project","session":"ab","message":0}"#, "recall: message must be a whole number from 1"),
+            (r#"{"scope":"project","offset":-1}"#, "recall: offset must be a whole number from 0"),
             (r#"{"scope":"session"}"#, "query is missing"),
         ] {
             let err = parse_input(input).unwrap_err();

@@ -56,10 +56,13 @@ impl Why {
         match self {
             Why::Failed { message, .. } => message.clone(),
             Why::NoSummary(why) => (*why).to_owned(),
+            // `ago_ms` is within the cool-down (`CoolDown::holds`: from 0 to minutes), so its
+            // seconds are a small whole number: as an integer, not a float's `{}` (which
+            // brings core's float printer, 20 KB of the .wasm).
             Why::CoolingDown { cause, ago_ms } => format!(
                 "the engine's summarizer failed ({}) {} s ago and compact-plus answered; within the cool-down it is not asked again",
                 cause.name(),
-                (ago_ms / 1000.0).round()
+                (ago_ms / 1000.0).round() as u64
             ),
         }
     }

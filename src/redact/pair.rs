@@ -11,7 +11,7 @@ use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
 use super::roff::roff_quoted;
-use super::shape::{literal_at, name_quoted_before, quoted, string_prefix};
+use super::shape::{literal_at, name_quoted_before, quoted, string_prefix, unquoted_end};
 
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -354,20 +354,7 @@ pub(crate) fn value_at(text: &str, at: usize, sep: Separator) -> Option<Value> {
         }
         Some(_) if i > at || prefixed > 0 => None,
         Some(_) => {
-            let rest = text.get(at..)?;
-            let mut end = at;
-            for (k, c) in rest.char_indices() {
-                let stop = c.is_whitespace()
-                    || "\"'`\\&<>()[]{},;|".contains(c)
-                    || (k == 0 && (c == ':' || c == '='));
-                if stop {
-                    break;
-                }
-                if k >= MAX_VALUE {
-                    return None;
-                }
-                end = at + k + c.len_utf8();
-            }
+            let end = unquoted_end(text, at, MAX_VALUE)?;
             (end > at).then_some(Value {
                 start: at,
                 end,

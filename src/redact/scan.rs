@@ -181,6 +181,7 @@ impl Matcher {
     /// The one forward pass: every credential in `text`, in order, none overlapping the one
     /// before it.
     pub(crate) fn each_hit(&self, text: &str, mut found: impl FnMut(Hit)) {
+        let _pass = super::shape::Pass::enter(text);
         let bytes = text.as_bytes();
         let mut copied = 0;
         let mut i = 0;

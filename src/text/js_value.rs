@@ -4,6 +4,7 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
 
+use super::decimal::parse_f64;
 use super::js_string::trim;
 use super::number::number_to_string;
 
@@ -70,7 +71,7 @@ impl JsVal {
                 if t.is_empty() {
                     0.0
                 } else {
-                    t.parse().unwrap_or(f64::NAN)
+                    parse_f64(t).unwrap_or(f64::NAN)
                 }
             }
             JsVal::Array(_) | JsVal::Object => f64::NAN,

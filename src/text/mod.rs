@@ -6,13 +6,15 @@
 //! difference: a cut never splits a surrogate pair or a grapheme cluster.
 //!
 //! The parts: `js_string` (JS's whitespace, `.length`, `slice` indexes, span removal), `cut`
-//! (the cuts: `head`, `tail`, `cut_middle`), `number` (`Number#toString`), `json` (JSON text
+//! (the cuts: `head`, `tail`, `cut_middle`), `number` (`Number#toString`), `decimal` (a numeral read
+//! as `str::parse::<f64>` reads it, without core's tables), `json` (JSON text
 //! as JS writes it), `js_value` (a host value as `String(v)` and truthiness see it), `lenient`
 //! (readers for which a bad field costs that field), `ansi` (terminal escapes, out of text
 //! that is searched or scanned), and [`stamp`] (times as the reference prints them).
 
 mod ansi;
 mod cut;
+mod decimal;
 mod js_string;
 mod js_value;
 mod json;

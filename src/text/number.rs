@@ -13,20 +13,21 @@ pub fn number_to_string(n: f64) -> String {
     if n == 0.0 {
         return "0".into();
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde±x". When two such digit
-    // strings are equally close to `n`, it takes the upper one and JS the even one (ECMA-262
-    // Number::toString, step 5: `1394865425023536.25` prints `…536.2`). Rounding `n` to
-    // that many digits exactly ties to even, as JS does; it is taken when it reads back as
-    // `n`, which it does but where the shortest digits are not the closest ones.
-    let shortest = format!("{:e}", n.abs());
-    let places = shortest.split('e').next().map_or(0, |m| m.len().saturating_sub(2));
-    let closest = format!("{:.places$e}", n.abs());
-    let sci = if closest.parse::<f64>() == Ok(n.abs()) { closest } else { shortest };
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exp: i64 = exp.parse().unwrap_or(0);
+    // zmij (serde_json's own float printer, already in the module) gives the shortest
+    // round-trip digits, and of two such strings equally close to `n` the even one, as
+    // ECMA-262's Number::toString does (step 5: `1394865425023536.25` prints `…536.2`).
+    // Read back from its text (`12.5`, `0.001`, `1.5e-7`, `1e+21`): core's `{:e}` would
+    // bring its own float printer, 20 KB of the .wasm, for the same digits.
+    let mut buffer = zmij::Buffer::new();
+    let printed = buffer.format_finite(n.abs());
+    let (mantissa, exp) = printed.split_once('e').unwrap_or((printed, "0"));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all: String = whole.chars().chain(fraction.chars()).collect();
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_start_matches('0').trim_end_matches('0');
+    // JS's `n`: where the decimal point goes, counted from the first significant digit.
+    let point = exp.parse::<i64>().unwrap_or(0) + whole.len() as i64 - lead as i64;
     let k = digits.len() as i64;
-    let point = exp + 1; // JS's `n`: where the decimal point goes
     let sign = if n < 0.0 { "-" } else { "" };
     let body = if k <= point && point <= 21 {
         format!("{digits}{}", "0".repeat((point - k) as usize))
@@ -83,6 +84,53 @@ mod tests {
         ];
         for (n, want) in cases {
             assert_eq!(number_to_string(n), want, "{n}");
+        }
+    }
+
+    /// The digits as this module read them before zmij, from core's `{:e}` (where two
+    /// shortest strings are equally close, the even one: core's exact `{:.p$e}` when it reads
+    /// back as `n`), agree with zmij's on doubles of every kind.
+    #[test]
+    fn zmij_digits_are_the_ones_core_formatting_gives() {
+        let by_core = |n: f64| -> (String, i64) {
+            let shortest = format!("{:e}", n.abs());
+            let places = shortest.split('e').next().map_or(0, |m| m.len().saturating_sub(2));
+            let closest = format!("{:.places$e}", n.abs());
+            let sci = if closest.parse::<f64>() == Ok(n.abs()) { closest } else { shortest };
+            let (mantissa, exp) = sci.split_once('e').unwrap();
+            (mantissa.replace('.', ""), exp.parse::<i64>().unwrap() + 1)
+        };
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let any = f64::from_bits(next() % 0x7ff0_0000_0000_0000);
+            let quarter = (next() % (1 << 55)) as f64 / 4.0;
+            let whole = (next() % 1_000_000_000_000) as f64;
+            let short = format!("{}e{}", next() % 10_000, (next() % 640) as i64 - 320).parse::<f64>().unwrap();
+            for n in [any, quarter, whole, short, -any] {
+                if n == 0.0 || !n.is_finite() {
+                    continue;
+                }
+                let (digits, point) = by_core(n);
+                let (k, sign) = (digits.len() as i64, if n < 0.0 { "-" } else { "" });
+                let want = if k <= point && point <= 21 {
+                    format!("{sign}{digits}{}", "0".repeat((point - k) as usize))
+                } else if 0 < point && point <= 21 {
+                    format!("{sign}{}.{}", &digits[..point as usize], &digits[point as usize..])
+                } else if -6 < point && point <= 0 {
+                    format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
+                } else {
+                    let e = if point > 0 { format!("+{}", point - 1) } else { (point - 1).to_string() };
+                    let tail = if k > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+                    format!("{sign}{}{tail}e{e}", &digits[..1])
+                };
+                assert_eq!(number_to_string(n), want, "{:?}", n.to_bits());
+            }
         }
     }
 }
