@@ -416,9 +416,11 @@ const BEYOND_FLOOR: Floor = Floor {
 
 /// The afar set, promoted to development in [15]'s seventh round's second half after its clean
 /// figure (64 of 79 and 5 of 177, with the first half's rules; 62 and 6 before the round).
+/// Its look-alike guards (branch `sieve`) brought it to 65 and 0: hCaptcha's secret back
+/// from the Ethereum address guard, the five look-alikes kept.
 const AFAR_FLOOR: Floor = Floor {
-    recalled: 64,
-    false_positives: 5,
+    recalled: 65,
+    false_positives: 0,
 };
 
 #[test]

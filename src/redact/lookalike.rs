@@ -7,12 +7,15 @@
 
 use super::filler::{is_alphabet, one_letter_repeated};
 use super::naming::{
-    is_prompt, named_as_its_user, names_its_credential, names_its_form, spells_its_key,
+    is_prompt, named_as_its_user, names_its_credential, names_its_form, qualifies_its_key,
+    spells_its_key,
 };
 use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::pair::{line_before, Separator};
 use super::shape::{any_of, first_of, last_of};
 use super::prose::{field_list, instruction, scheme_and_word};
+use super::reference::{is_uref, npm_auth_setting};
+use super::slot::numbered_pair;
 use super::stand_in::{
     mine_numbered, named_a_dummy, names_a_test, placeholder_in_capitals, says_it_is_a_stand_in,
     says_it_is_wrong, short_otp_key,
@@ -67,6 +70,10 @@ fn seventh_round(s: &Seen) -> bool {
         || says_it_is_wrong(v)
         || names_a_test(v)
         || mine_numbered(v)
+        || npm_auth_setting(v)
+        || is_uref(v)
+        || qualifies_its_key(v, s.name)
+        || (s.password && numbered_pair(v, s.text.get(..s.key_start).unwrap_or("")))
 }
 
 /// ocserv's `auth = "plain[passwd=/etc/ocserv/passwd]"`, `"radius[config=…,groupconfig=true]"`,
@@ -252,10 +259,12 @@ fn address(s: &Seen) -> bool {
         });
     // `"burnToken": "0xaf88…5831"`: an Ethereum account's or contract's address, the last 20
     // bytes of a key's Keccak-256 hash in hex (the Yellow Paper's §4.1; EIP-55 checksums it
-    // in letter case), never a private key's 32.
-    let ethereum = v
-        .strip_prefix("0x")
-        .is_some_and(|h| h.len() == 40 && h.bytes().all(|c| c.is_ascii_hexdigit()));
+    // in letter case), never a private key's 32. Not under a name that says secret:
+    // hCaptcha's secret key is `0x` and 40 hex digits too (`let secret = "0x1234…"`).
+    let secret = s.password || ["secret", "priv"].iter().any(|w| s.name.contains(w));
+    let ethereum = !secret
+        && v.strip_prefix("0x")
+            .is_some_and(|h| h.len() == 40 && h.bytes().all(|c| c.is_ascii_hexdigit()));
     (s.password && email) || anonymous || openssl || account || ethereum
 }
 
@@ -267,6 +276,9 @@ mod tests {
     use super::super::not_secret::{is_constant, is_identifier_words, is_version};
     use super::super::redact_counted;
     use super::method_with_options;
+    use super::super::naming::qualifies_its_key;
+    use super::super::reference::{is_uref, npm_auth_setting};
+    use super::super::slot::{numbered_pair, url_slots};
     use super::super::filler::{is_alphabet, one_letter_repeated};
     use super::super::prose::{instruction, scheme_and_word};
     use super::super::stand_in::{
@@ -274,9 +286,17 @@ mod tests {
         says_it_is_wrong,
     };
 
-    /// The seventh round's value guards, asked of generated values alongside the others.
+    /// The seventh round's value guards, asked of generated values alongside the others
+    /// (the second half's with the context that lets them read: a `password` key, a user's
+    /// slot beside the value).
     fn seventh_round_reads(v: &str) -> bool {
-        one_letter_repeated(v)
+        npm_auth_setting(v)
+            || is_uref(v)
+            || qualifies_its_key(v, "password")
+            || numbered_pair(v, "username=username7&")
+            || url_slots("username", v)
+            || url_slots("username7", v)
+            || one_letter_repeated(v)
             || is_alphabet(v)
             || scheme_and_word(v)
             || instruction(v)

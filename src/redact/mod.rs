@@ -84,8 +84,12 @@
 //! wrong one (`not-treq`, `http://wrong:info@…`), a manual's key block cut by `..`, a mask of
 //! one letter (`yyyyy`) and an encoding's alphabet (`filler`), a docstring's field list
 //! (`:param api_key: …`), an instruction (`put your password here`) and `Bearer token` as
-//! words (`prose`), a value spelling its key's name (`key_password="keyfile_password"`), an
-//! Ethereum address (`0x` and 40 hex digits).
+//! words (`prose`), a value spelling its key's name (`key_password="keyfile_password"`) or
+//! its key's word after whose it is (`"password": "airplay_password"`), an Ethereum address
+//! (`0x` and 40 hex digits, not under a secret's name: hCaptcha's secret has that shape), a
+//! URL's or a query's user and password written as a template's slots
+//! (`username:encrypted-password@`, `username1:password1@`, `slot`), an npm auth setting's
+//! name (`':_authToken'`) and Casper's URef (`uref-…-007`, `reference`).
 //!
 //! # One pass, no regex engine
 //!
@@ -117,7 +121,8 @@
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
 //! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
-//! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands)
+//! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands),
+//! `slot` (a template's user and password), `reference` (a setting's name, an address)
 //! and `lookalike` (the value with what stands around it), and extends a hit over its
 //! key's Z85 line (`z85`); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
@@ -146,11 +151,13 @@ mod pair;
 mod private_key;
 mod prose;
 mod raw_key;
+mod reference;
 mod roff;
 mod rules;
 mod scan;
 mod seed_phrase;
 mod shape;
+mod slot;
 mod stand_in;
 mod stored_hash;
 mod tokens;

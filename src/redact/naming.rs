@@ -137,6 +137,21 @@ pub(crate) fn spells_its_key(v: &str, name: &str) -> bool {
     names.next().is_none() && count >= 2 && last
 }
 
+/// `"password": "airplay_password"` (pyatv's sample configuration): the key's own word after
+/// one lower-case word saying whose it is, a field's name filling the field. Only under a key
+/// that is the word alone (a configuration's field, a keyword argument): under an object's
+/// attribute (`x.password`) or read anywhere as a name (`email_password`), it cost the
+/// packages set a secret when measured again in the seventh round's second half. `name` is
+/// the key's whole name in lower case.
+pub(crate) fn qualifies_its_key(v: &str, name: &str) -> bool {
+    v.split_once(['_', '-']).is_some_and(|(whose, word)| {
+        word == name
+            && PASSWORD_WORDS.contains(&word)
+            && !whose.is_empty()
+            && whose.bytes().all(|c| c.is_ascii_lowercase())
+    })
+}
+
 /// Is the lower-case word at `b[i..j]` a word of the name, by what stands either side: a
 /// separator, a digit or an acronym (`PGPpassword`) before it, a separator, a digit, a
 /// hump or the end after it? A capitalised word after a lower-case letter is not read as
@@ -329,6 +344,24 @@ mod tests {
             ("proxy_secret", "proxy_password"),
         ] {
             assert!(!spells_its_key(v, name), "{v} under {name}");
+        }
+    }
+
+    #[test]
+    fn a_value_qualifying_its_key_s_word_names_it() {
+        assert!(qualifies_its_key("airplay_password", "password"));
+        assert!(qualifies_its_key("mqtt-passwd", "passwd"));
+        for (v, name) in [
+            // Under an attribute, another key, a word not the key's, or no qualifier.
+            ("email_password", "self.password"),
+            ("email_password", "pass"),
+            ("email_secret", "secret"),
+            ("_password", "password"),
+            ("Email_password", "password"),
+            ("hunter2_password", "password"),
+            ("airplay_password2", "password"),
+        ] {
+            assert!(!qualifies_its_key(v, name), "{v} under {name}");
         }
     }
 
