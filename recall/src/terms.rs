@@ -19,6 +19,7 @@
 use regex::{Regex, RegexBuilder};
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
+use crate::order;
 use crate::text::{cut_chars, quote};
 use compact_plus::recall_tool::Query;
 
@@ -91,8 +92,7 @@ impl Terms {
         }
         // Longer terms first: where one term holds another, the match credits
         // the longer one.
-        let mut order: Vec<usize> = (0..terms.len()).collect();
-        order.sort_by(|&a, &b| {
+        let order = order::stable(terms.len(), &|a, b| {
             let (la, lb) = (terms.get(a).map_or(0, |t| t.len()), terms.get(b).map_or(0, |t| t.len()));
             lb.cmp(&la).then(a.cmp(&b))
         });
