@@ -14,7 +14,7 @@
 //! - [`formats`]: each tool's record, a row at a time.
 //! - [`lines`]: reads into whole lines. [`find`]: lines that can hit.
 //!   [`terms`]: the query compiled. [`rank`]: the best few. [`text`]: the
-//!   answer's text. [`folder`]: folders compared.
+//!   answer's text. [`folder`]: folders compared. [`order`]: the one sort.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -33,6 +33,7 @@ pub mod history;
 pub mod json;
 pub mod lines;
 pub mod look;
+pub mod order;
 pub mod project;
 pub mod rank;
 pub mod terms;

@@ -17,7 +17,9 @@
 //! send their lines to the regex. A regex query reads every line.
 
 use regex::{Regex, RegexBuilder};
+use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
+use crate::order;
 use crate::text::{cut_chars, quote};
 use compact_plus::recall_tool::Query;
 
@@ -90,8 +92,7 @@ impl Terms {
         }
         // Longer terms first: where one term holds another, the match credits
         // the longer one.
-        let mut order: Vec<usize> = (0..terms.len()).collect();
-        order.sort_by(|&a, &b| {
+        let order = order::stable(terms.len(), &|a, b| {
             let (la, lb) = (terms.get(a).map_or(0, |t| t.len()), terms.get(b).map_or(0, |t| t.len()));
             lb.cmp(&la).then(a.cmp(&b))
         });
@@ -309,16 +310,37 @@ fn split_terms(text: &str) -> Vec<String> {
     terms
 }
 
+/// The chars outside ASCII that the regex's case folding leaves alone but
+/// that have a case in Rust's own tables (ligatures and other chars whose
+/// other case is several chars, the dotted and dotless i, chars newer than the
+/// regex's tables): they count as having a case, and their terms go to the
+/// regex.
+const CASED_UNFOLDED: [(u32, u32); 29] = [
+    (0x130, 0x131), (0x149, 0x149), (0x1F0, 0x1F0), (0x587, 0x587), (0x1E96, 0x1E9A),
+    (0x1F50, 0x1F50), (0x1F52, 0x1F52), (0x1F54, 0x1F54), (0x1F56, 0x1F56), (0x1FB2, 0x1FB2),
+    (0x1FB4, 0x1FB4), (0x1FB6, 0x1FB7), (0x1FC2, 0x1FC2), (0x1FC4, 0x1FC4), (0x1FC6, 0x1FC7),
+    (0x1FD2, 0x1FD2), (0x1FD6, 0x1FD7), (0x1FE2, 0x1FE2), (0x1FE4, 0x1FE4), (0x1FE6, 0x1FE7),
+    (0x1FF2, 0x1FF2), (0x1FF4, 0x1FF4), (0x1FF6, 0x1FF7), (0xA7CE, 0xA7CF), (0xA7D2, 0xA7D5),
+    (0xFB00, 0xFB04), (0xFB13, 0xFB17), (0x16EA0, 0x16EB8), (0x16EBB, 0x16ED3),
+];
+
 /// A char that a case-insensitive match can only meet as itself once the
 /// haystack's ASCII letters are lowercased (on a line with no `ODD_CHARS`):
-/// ASCII, or a char with no case at all.
+/// ASCII, or a char with no case at all. Asked of the regex's own case
+/// folding, which the module carries anyway: Rust's `to_uppercase` would
+/// bring core's 13 KB table of it for the same answer (a test compares every
+/// char with `to_lowercase` and `to_uppercase`).
 fn is_stable(c: char) -> bool {
     if c.is_ascii() {
         return true;
     }
-    let mut lower = c.to_lowercase();
-    let mut upper = c.to_uppercase();
-    lower.next() == Some(c) && lower.next().is_none() && upper.next() == Some(c) && upper.next().is_none()
+    let code = u32::from(c);
+    if CASED_UNFOLDED.iter().any(|&(from, to)| from <= code && code <= to) {
+        return false;
+    }
+    let alone = ClassUnicodeRange::new(c, c);
+    let mut class = ClassUnicode::new([alone]);
+    class.try_case_fold_simple().is_ok() && class.ranges() == [alone]
 }
 
 /// The longest run of stable chars (that `allowed` lets in) in a term,
@@ -390,6 +412,20 @@ mod tests {
         assert!(Terms::new(&q).err().unwrap().contains("at most"));
     }
 
+
+    /// `is_stable` as it was written before it asked the regex's folding:
+    /// no case in Rust's own tables.
+    #[test]
+    fn stable_chars_are_the_chars_rust_gives_no_case() {
+        let by_rust = |c: char| {
+            let (mut lower, mut upper) = (c.to_lowercase(), c.to_uppercase());
+            c.is_ascii()
+                || (lower.next() == Some(c) && lower.next().is_none() && upper.next() == Some(c) && upper.next().is_none())
+        };
+        for c in (0u32..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(is_stable(c), by_rust(c), "U+{:04X}", u32::from(c));
+        }
+    }
 
     #[test]
     fn stable_chars_have_no_case_partners() {

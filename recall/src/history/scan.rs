@@ -4,6 +4,7 @@
 
 use compact_plus::recall_tool::{self, Query, Role};
 
+use crate::order;
 use crate::rank::Best;
 use crate::terms::{Terms, ODD_CHARS};
 
@@ -124,9 +125,9 @@ pub struct HistoryScan {
 
 impl HistoryScan {
     pub fn new(terms: Terms, query: Query, paths: &[String]) -> HistoryScan {
-        let mut parts: Vec<Part> =
+        let parts: Vec<Part> =
             paths.iter().filter(|p| recall_tool::is_history_file(base_name(p))).map(|p| Part::new(p)).collect();
-        parts.sort_by(|a, b| (&a.key, a.part, &a.name).cmp(&(&b.key, b.part, &b.name)));
+        let parts = order::sorted_by(parts, |a, b| (&a.key, a.part, &a.name).cmp(&(&b.key, b.part, &b.name)));
         let mut compactions: Vec<String> = parts.iter().map(|s| s.key.clone()).collect();
         compactions.dedup();
         let limit = query.limit.clamp(1, recall_tool::MAX_LIMIT);

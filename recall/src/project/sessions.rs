@@ -12,6 +12,7 @@ use compact_plus::redact::redact;
 
 use super::reader::{each_line, skipped_line, Reader, Skipped};
 use crate::lines::Whole;
+use crate::order;
 use crate::formats::{is_request, read_line, Detail, Line, Speaker};
 use crate::text::{cut_chars, date_of, date_of_ms, plural, quote, Budget, MAX_ANSWER};
 use crate::walk::{Recorder, SessionFile};
@@ -106,8 +107,7 @@ impl SessionsView {
     pub fn answer(mut self) -> String {
         // OpenCode's prompts list only when some named this folder.
         self.outlines.retain(|o| o.tool != Recorder::OpenCodePrompts.tool() || o.messages > 0);
-        self.outlines.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms));
-        let outlines = self.outlines;
+        let outlines = order::sorted_by(self.outlines, |a, b| b.mtime_ms.total_cmp(&a.mtime_ms));
         if outlines.is_empty() {
             return "recall: no earlier sessions of this project were found (Claude Code transcripts of this folder, Codex rollouts started here, OpenCode prompts naming a file in it).".into();
         }

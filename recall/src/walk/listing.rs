@@ -3,6 +3,7 @@
 use compact_plus::step::{Answer, Host};
 
 use crate::json::{fields, items, text};
+use crate::order;
 use crate::look::Look;
 
 /// A folder entry as `$.fs.list` answers it (or a stat, without a name).
@@ -53,28 +54,23 @@ pub async fn list_all(host: &Host<Look>, paths: &[String]) -> Vec<Vec<Listed>> {
     answers.iter().map(|a| entries(Some(a))).collect()
 }
 
-// The walk sorts by numbers packed into a `u64` with the item's index in the
-// low bits: one sort, where each `sort_by` closure would be a sort of its own
-// in the module (about 4 KB each).
+// The walk's keys were once packed into a `u64` beside the item's index (20
+// bits) for one sort of `u64`s: of at most 2^20 items, keys under 2^43. They
+// keep those bounds; the sort is the module's one sort now (`order`).
 const INDEX_BITS: u32 = 20;
 
-/// The order of `keys` (at most 2^20 of them, each under 2^43), largest first;
-/// ties in the order given.
+/// The order of `keys` (the first 2^20 of them, each taken as at most 2^43 - 1),
+/// largest first; ties in the order given.
 fn largest_first(keys: impl Iterator<Item = u64>) -> Vec<usize> {
-    let mut packed: Vec<u64> = keys
-        .take(1 << INDEX_BITS)
-        .enumerate()
-        .map(|(i, k)| (k.min((1 << 43) - 1) << INDEX_BITS) | ((1 << INDEX_BITS) - 1 - i as u64))
-        .collect();
-    packed.sort_unstable();
-    packed.iter().rev().map(|p| ((1 << INDEX_BITS) - 1 - (p & ((1 << INDEX_BITS) - 1))) as usize).collect()
+    let keys: Vec<u64> = keys.take(1 << INDEX_BITS).map(|k| k.min((1 << 43) - 1)).collect();
+    order::stable(keys.len(), &|a, b| keys.get(b).cmp(&keys.get(a)))
 }
 
 /// `items` largest key first (ties in the order given), at most `n` of them.
 pub fn largest<T>(items: Vec<T>, key: impl Fn(&T) -> u64, n: usize) -> Vec<T> {
-    let order = largest_first(items.iter().map(key));
-    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order.into_iter().take(n).filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
+    let mut order = largest_first(items.iter().map(key));
+    order.truncate(n);
+    order::arrange(items, &order)
 }
 
 #[cfg(test)]
