@@ -127,6 +127,8 @@ mod assertion;
 mod block;
 mod checksum;
 mod command_line;
+mod continued_key;
+mod der_key;
 mod directive;
 mod entropy;
 mod filler;

@@ -35,8 +35,12 @@ use super::tokens::context_kind;
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
-    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(",
+    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "wif",
 ];
+
+/// `secret_` in a name the generic rule left (`secret_key_hex`, `secret_exponent`), read
+/// after it: where that rule takes the value (`secret_key = "…"`), its kind stays.
+pub(crate) const SECRET_NAME_TRIGGERS: &[&str] = &["secret_"];
 
 /// Words of a name that say private key material.
 const PRIVATE_WORDS: &[&str] = &[
@@ -52,6 +56,7 @@ const PRIVATE_WORDS: &[&str] = &[
     "sec",
     "seckey",
     "scalar",
+    "wif",
 ];
 
 /// Key types whose name has no such word: dalek's `SigningKey`, ethers' `LocalWallet`.
@@ -116,11 +121,17 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
         return Some(hit);
     }
     let (open, close) = value_after(b, name_end)?;
-    key_value(b, open, close).or_else(|| {
-        // `"seed": "sn…"`: a seed of a format the provider table's context rows read (XRP's).
-        let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
-        Some(Hit::span(open, close, kind))
-    })
+    // `secret_exponent`, `private_exponent`: the key's integer in decimal (pycoin's `ku`
+    // prints it so beside its hex; RFC 8017 §A.1.2's `privateExponent`).
+    let exponent = name.windows(8).any(|w| w.eq_ignore_ascii_case(b"exponent"));
+    key_value(b, open, close)
+        .or_else(|| key_integer(b, open, close).filter(|_| exponent))
+        .or_else(|| {
+            // `"seed": "sn…"`, `"wif": "T7…"`: a format the provider table's context rows
+            // read (XRP's seed, any coin's WIF).
+            let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
+            Some(Hit::span(open, close, kind))
+        })
 }
 
 /// Whether `key` alone says key material: after Rust's byte array type, a key is one.
