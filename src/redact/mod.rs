@@ -138,6 +138,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod keystore;
 mod key_integer;
 mod key_material;
 mod lookalike;
