@@ -427,6 +427,30 @@ mod tests {
         }
     }
 
+    /// The seventh round's second half: pycoin's `ku` output (any coin's WIF under `wif`, the
+    /// secret exponent in decimal and hex) and a secret key's hex under a `secret_` name the
+    /// generic rule leaves.
+    #[test]
+    fn a_wif_of_any_coin_and_a_secret_exponent() {
+        let exponent = "65825730547097305716057160437970790220123864299761908948746835886007793998275";
+        for (text, gone) in [
+            ("   \"wif\": \"T7vsV2PudmU3c1UtTWUM2WPGMAaQSNh4e2zbisRAYp53SWQ5W3co\",".to_string(), "T7vsV2Pu"),
+            (format!("   \"secret_exponent\": \"{exponent}\","), &exponent[..20]),
+            (format!("   \"secret_exponent_hex\": \"{K32}\","), &K32[..16]),
+            (format!("        let secret_key_hex = \"{K32}\";"), &K32[..16]),
+        ] {
+            assert!(!redact(&text).contains(gone), "{text}");
+        }
+        for text in [
+            "   \"wif\": \"T7vsV2PudmU3c1UtTWUM2WPGMAaQSNh4e2zbisRAYp53SWQ5W3cp\",".to_string(),
+            format!("   \"public_exponent\": \"{exponent}\","),
+            "   \"secret_exponent\": \"65537\",".to_string(),
+            format!("   \"secret_count\": \"{exponent}\","),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
+
     /// A long run holding the triggers many times (`KeypairKeypair…`, `priv:priv:…`) is read
     /// in bounded steps per trigger (`NAME_REACH`), not to its end each time: 200 KB of
     /// `Keypair` took 22 s before, of `priv:` 1.7 s (the speed is the benchmark's to show;

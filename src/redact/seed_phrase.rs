@@ -107,4 +107,25 @@ mod tests {
             assert_eq!(redact_counted(&text).1, 0, "{text}");
         }
     }
+
+    /// The seventh round's second half: Algorand's 25 words under `backup_phrase`, and the
+    /// literal on the line after `phrase =` (rustfmt's break of a long one).
+    #[test]
+    fn algorands_25_words_and_a_phrase_on_the_next_line() {
+        let algorand = format!("{PHRASE} {PHRASE} zero");
+        for text in [
+            format!("    let backup_phrase = \"{algorand}\";"),
+            format!("    let phrase =\n        \"{PHRASE}\";"),
+        ] {
+            assert!(!redact(&text).contains("vacuum"), "{text}");
+        }
+        for text in [
+            format!("    let backup_phrase = \"{algorand} more\";"),
+            format!("    let phrase =\n        words_of(\"{PHRASE}\");"),
+            format!("    let phrase =\n\n        \"{PHRASE}\";"),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
 }
+
