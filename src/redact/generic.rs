@@ -30,11 +30,10 @@ use super::tokens::{context_kind, prefer_token};
 use super::z85::with_z85;
 
 /// Key words of assignments, longest first so `password` wins over `pass`. `pskc`: Thread's
-/// commissioning credential (the Thread specification's PSKc, OTBR's dataset); an account's
-/// `activation_code` (Tezos's faucet accounts, a service's emailed code) activates it.
+/// commissioning credential (the Thread specification's PSKc, OTBR's dataset).
 #[rustfmt::skip]
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
-    "activation_code", "passphrase", "credentials", "private_key", "private-key", "privatekey",
+    "passphrase", "credentials", "private_key", "private-key", "privatekey",
     "access_key", "access-key", "accesskey", "credential", "password", "api_key", "api-key",
     "passwd", "secret", "apikey", "token", "creds", "pass", "auth", "pwd", "pskc", "psk", "key",
 ];

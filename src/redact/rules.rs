@@ -14,7 +14,7 @@ use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
-use super::keystore::{constructed_key, keystore_password, KEYSTORE_DECRYPTS, KEY_CONSTRUCTORS};
+use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
@@ -45,7 +45,6 @@ pub(crate) enum Rule {
     PppSecret,
     AssertedCredential,
     KeystorePassword,
-    ConstructedKey,
     JwkMember,
     OtpSeed,
     CodeVerifier,
@@ -81,7 +80,6 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PppSecret,
     Rule::AssertedCredential,
     Rule::KeystorePassword,
-    Rule::ConstructedKey,
     Rule::JwkMember,
     Rule::OtpSeed,
     Rule::CodeVerifier,
@@ -168,10 +166,7 @@ impl Rule {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
             Rule::KeystorePassword => {
-                spec(KEYSTORE_DECRYPTS, false, Boundary::Word, keystore_password)
-            }
-            Rule::ConstructedKey => {
-                spec(KEY_CONSTRUCTORS, false, Boundary::Any, constructed_key)
+                spec(KEYSTORE_DECRYPTS, false, Boundary::Any, keystore_password)
             }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
