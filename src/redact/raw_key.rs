@@ -460,7 +460,7 @@ mod tests {
         for unit in [
             "seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase ",
             "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ", "sec = ",
-            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n",
+            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n", "wif: ", "secret_exponent = ",
         ] {
             let text = unit.repeat(200_000 / unit.len());
             assert_eq!(super::super::redact_counted(&text).1, 0, "{unit}");
