@@ -278,6 +278,9 @@ const TABLE: &str = concat!(
     "\" 91|92|93 A{49} sum!:b58\n",
     "\" cM|cN|cP|cQ|cR|cS|cT|cU|cV|cW A{50} sum!:b58\n",
     "\" 6P A{56} sum!:b58\n",
+    // Any coin's WIF (Litecoin's `T…`, Dogecoin's `Q…`: a version byte of its own), under
+    // `wif`: Base58Check of the version, 32 bytes and 0x01, 50 to 52 characters.
+    "\" @wif A{50,52} sum!:b58\n",
     // BIP-32 extended private keys, with SLIP-0132's versions: 111 characters of Base58Check.
     "extended-private-key xprv|tprv|yprv|zprv|uprv|vprv|Yprv|Zprv|Uprv|Vprv A{107} sum:b58\n",
     // Nostr's private key (NIP-19): bech32 of 32 bytes after `nsec`.

@@ -14,7 +14,7 @@ use super::directive::{
 };
 use super::entropy::bits_per_char;
 use super::hit::Hit;
-use super::key_material::{not_key_material, pam_module_key};
+use super::key_material::{hex_key_bytes, not_key_material, pam_module_key};
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
@@ -29,12 +29,13 @@ use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 use super::z85::with_z85;
 
-/// Key words of assignments, longest first so `password` wins over `pass`.
+/// Key words of assignments, longest first so `password` wins over `pass`. `pskc`: Thread's
+/// commissioning credential (the Thread specification's PSKc, OTBR's dataset).
 #[rustfmt::skip]
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
-    "passphrase", "credentials", "private_key", "private-key", "privatekey", "access_key",
-    "access-key", "accesskey", "credential", "password", "api_key", "api-key", "passwd", "secret",
-    "apikey", "token", "creds", "pass", "auth", "pwd", "psk", "key",
+    "passphrase", "credentials", "private_key", "private-key", "privatekey",
+    "access_key", "access-key", "accesskey", "credential", "password", "api_key", "api-key",
+    "passwd", "secret", "apikey", "token", "creds", "pass", "auth", "pwd", "pskc", "psk", "key",
 ];
 
 /// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
@@ -358,6 +359,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         && (NOT_SECRET_KEY_NAMES.iter().any(|w| name.contains(w))
             || (!env_line
                 && not_key_material(v)
+                && !hex_key_bytes(bytes, v, value_start != ks.end, value.consumed)
                 && !pam_module_key(super::pair::line_before(text, pos), v)));
     // Asked last, and only of tokens: it allocates.
     let handle = || {

@@ -27,6 +27,21 @@ pub(crate) fn not_key_material(v: &str) -> bool {
                 || is_uuid(v))
 }
 
+/// `key = "…".decode('hex')` (Python 2's `hex` codec), `key = unhexlify("…")`: hex a decoder
+/// makes bytes of, of a key's length (16, 20, 24 or 32 bytes: AES's keys, FIPS 197 §5, and
+/// HMAC-SHA1's 20, RFC 4226 §5.1), is the key's bytes whatever its digits (RFC 4226's own test
+/// key is ASCII digits, `3132…3930`); not one or two digits repeated (`0000…`, `abab…`).
+/// `decoded`: a decoding call was handed the literal; `after`: where the literal ended.
+pub(crate) fn hex_key_bytes(b: &[u8], v: &str, decoded: bool, after: usize) -> bool {
+    let tail = b.get(after..).unwrap_or_default();
+    let codec = tail.starts_with(b".decode('hex')") || tail.starts_with(b".decode(\"hex\")");
+    let distinct = b"0123456789abcdefABCDEF".iter().filter(|c| v.as_bytes().contains(c)).count();
+    (decoded || codec)
+        && matches!(v.len(), 32 | 40 | 48 | 64)
+        && v.bytes().all(|c| c.is_ascii_hexdigit())
+        && distinct > 2
+}
+
 /// A public point as SEC 1 §2.3.3 writes it in hex: `04` and both coordinates, or `02`/`03`
 /// and one, of P-256's or secp256k1's 32 bytes, P-384's 48 or P-521's 66: the public half,
 /// which `key` names as often as the private one (`key_str = "0411db…"`).
@@ -128,6 +143,28 @@ mod tests {
             "0311db93e1dcdb8a016b49840f8c53bc1eb68a382e97b1482ecad7b148a6909a5c",
         ] {
             assert!(not_key_material(v), "{v}");
+        }
+    }
+
+    /// A hex literal a decoder makes bytes of, of a key's length, under `key`; Thread's
+    /// `pskc` as a key word.
+    #[test]
+    fn hex_decoded_under_key_and_the_pskc_word() {
+        for (text, gone) in [
+            ("        key = \"3132333435363738393031323334353637383930\".decode('hex')", "31323334"),
+            ("key = binascii.unhexlify(\"00112233445566778899aabbccddeeff\")", "00112233"),
+            ("    \"pskc\": \"9760C89414D461AC717DCD105EB87E5B\",", "9760C894"),
+        ] {
+            assert!(!redact_counted(text).0.contains(gone), "{text}");
+        }
+        for text in [
+            "key = \"3132333435363738393031323334353637383930\"",
+            "key = \"00000000000000000000000000000000\".decode('hex')",
+            "key = \"313233343536373839303132333435\".decode('hex')",
+            "key_id = a2b_hex(\"00112233445566778899aabbccddeeff\")",
+            "\"pskc\": \"\",",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
         }
     }
 }

@@ -46,7 +46,11 @@
 //!   (`seed_phrase`: `.mnemonic("abstract vacuum … puzzle")`). Also its bytes listed
 //!   (`[0xa5, …]`), a byte string of its declared size, RFC 6238's test seeds, a private
 //!   integer in decimal (`key_integer`: `"d": int("…" "…")`), a key's hex a test asserts
-//!   (`asserted_key`), and a CURVE key's Z85 beside its hex (`z85`).
+//!   (`asserted_key`), and a CURVE key's Z85 beside its hex (`z85`); any coin's WIF under
+//!   `wif`, a secret exponent in decimal.
+//! * A private key's DER in base64 without PEM armour, read alone (`der_key`: PKCS#8, SEC 1,
+//!   PKCS#1 by their fixed fields); an extended private key split over source lines
+//!   (`continued_key`); a keystore's password handed to its decrypting call (`keystore`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -115,7 +119,7 @@
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
 //! (one-time password seeds and PKCE verifiers), `raw_key` (private keys' hex, with
 //! `seed_phrase`'s recovery phrases and `key_integer`'s integers; `assertion` asks
-//! `asserted_key`) and `generic` (values
+//! `asserted_key`), `der_key`, `continued_key`, `keystore` and `generic` (values
 //! named by their key), which reads with
 //! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
 //! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
@@ -132,6 +136,8 @@ mod assertion;
 mod block;
 mod checksum;
 mod command_line;
+mod continued_key;
+mod der_key;
 mod directive;
 mod entropy;
 mod filler;
@@ -141,6 +147,7 @@ mod generic;
 mod headers;
 mod hit;
 mod jwk;
+mod keystore;
 mod key_integer;
 mod key_material;
 mod lookalike;

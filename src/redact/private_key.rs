@@ -284,7 +284,9 @@ mod tests {
         ] {
             assert_eq!(redact(&text), left, "{text}");
         }
-        // A certificate's lines so written stay, and a literal that is not the key's stays.
+        // A certificate's lines so written stay, and a literal that is not the key's stays
+        // (a certificate's own DER: a private key's, `MIIEpAIBAAK…`, is read alone, `der_key`).
+        let body = "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ";
         let cert = format!("'-----BEGIN CERTIFICATE-----\\n' +\n  '{body}\\n' +");
         assert_eq!(redact(&cert), cert);
         let cert = format!("b'-----BEGIN CERTIFICATE-----\\n'\nb'{body}\\n'");

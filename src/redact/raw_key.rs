@@ -35,8 +35,12 @@ use super::tokens::context_kind;
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
-    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(",
+    "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "wif",
 ];
+
+/// `secret_` in a name the generic rule left (`secret_key_hex`, `secret_exponent`), read
+/// after it: where that rule takes the value (`secret_key = "…"`), its kind stays.
+pub(crate) const SECRET_NAME_TRIGGERS: &[&str] = &["secret_"];
 
 /// Words of a name that say private key material.
 const PRIVATE_WORDS: &[&str] = &[
@@ -52,6 +56,7 @@ const PRIVATE_WORDS: &[&str] = &[
     "sec",
     "seckey",
     "scalar",
+    "wif",
 ];
 
 /// Key types whose name has no such word: dalek's `SigningKey`, ethers' `LocalWallet`.
@@ -116,11 +121,17 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
         return Some(hit);
     }
     let (open, close) = value_after(b, name_end)?;
-    key_value(b, open, close).or_else(|| {
-        // `"seed": "sn…"`: a seed of a format the provider table's context rows read (XRP's).
-        let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
-        Some(Hit::span(open, close, kind))
-    })
+    // `secret_exponent`, `private_exponent`: the key's integer in decimal (pycoin's `ku`
+    // prints it so beside its hex; RFC 8017 §A.1.2's `privateExponent`).
+    let exponent = name.windows(8).any(|w| w.eq_ignore_ascii_case(b"exponent"));
+    key_value(b, open, close)
+        .or_else(|| key_integer(b, open, close).filter(|_| exponent))
+        .or_else(|| {
+            // `"seed": "sn…"`, `"wif": "T7…"`: a format the provider table's context rows
+            // read (XRP's seed, any coin's WIF).
+            let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
+            Some(Hit::span(open, close, kind))
+        })
 }
 
 /// Whether `key` alone says key material: after Rust's byte array type, a key is one.
@@ -416,6 +427,30 @@ mod tests {
         }
     }
 
+    /// The seventh round's second half: pycoin's `ku` output (any coin's WIF under `wif`, the
+    /// secret exponent in decimal and hex) and a secret key's hex under a `secret_` name the
+    /// generic rule leaves.
+    #[test]
+    fn a_wif_of_any_coin_and_a_secret_exponent() {
+        let exponent = "65825730547097305716057160437970790220123864299761908948746835886007793998275";
+        for (text, gone) in [
+            ("   \"wif\": \"T7vsV2PudmU3c1UtTWUM2WPGMAaQSNh4e2zbisRAYp53SWQ5W3co\",".to_string(), "T7vsV2Pu"),
+            (format!("   \"secret_exponent\": \"{exponent}\","), &exponent[..20]),
+            (format!("   \"secret_exponent_hex\": \"{K32}\","), &K32[..16]),
+            (format!("        let secret_key_hex = \"{K32}\";"), &K32[..16]),
+        ] {
+            assert!(!redact(&text).contains(gone), "{text}");
+        }
+        for text in [
+            "   \"wif\": \"T7vsV2PudmU3c1UtTWUM2WPGMAaQSNh4e2zbisRAYp53SWQ5W3cp\",".to_string(),
+            format!("   \"public_exponent\": \"{exponent}\","),
+            "   \"secret_exponent\": \"65537\",".to_string(),
+            format!("   \"secret_count\": \"{exponent}\","),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
+
     /// A long run holding the triggers many times (`KeypairKeypair…`, `priv:priv:…`) is read
     /// in bounded steps per trigger (`NAME_REACH`), not to its end each time: 200 KB of
     /// `Keypair` took 22 s before, of `priv:` 1.7 s (the speed is the benchmark's to show;
@@ -425,7 +460,7 @@ mod tests {
         for unit in [
             "seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase ",
             "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ", "sec = ",
-            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n",
+            "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n", "wif: ", "secret_exponent = ",
         ] {
             let text = unit.repeat(200_000 / unit.len());
             assert_eq!(super::super::redact_counted(&text).1, 0, "{unit}");

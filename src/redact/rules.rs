@@ -5,6 +5,8 @@ use super::assertion::{asserted_credential, ASSERTIONS};
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
+use super::continued_key::{continued_key, EXTENDED_KEY_PREFIXES};
+use super::der_key::{der_key, DER_KEY_TRIGGERS};
 use super::directive::{
     clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
 };
@@ -12,9 +14,10 @@ use super::generic::{assignment, ASSIGNMENT_KEYWORDS, KEY_OWNERS};
 use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
+use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
-use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS};
+use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
@@ -41,11 +44,15 @@ pub(crate) enum Rule {
     PgpassLine,
     PppSecret,
     AssertedCredential,
+    KeystorePassword,
     JwkMember,
     OtpSeed,
     CodeVerifier,
     RawKey,
+    DerKey,
+    ContinuedKey,
     Assignment,
+    SecretKeyMaterial,
 }
 
 /// Where the provider table's rows go in the order: after the private key blocks, before
@@ -72,11 +79,15 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::PgpassLine,
     Rule::PppSecret,
     Rule::AssertedCredential,
+    Rule::KeystorePassword,
     Rule::JwkMember,
     Rule::OtpSeed,
     Rule::CodeVerifier,
     Rule::RawKey,
+    Rule::DerKey,
+    Rule::ContinuedKey,
     Rule::Assignment,
+    Rule::SecretKeyMaterial,
 ];
 
 /// What a rule starts with and how it reads.
@@ -154,11 +165,21 @@ impl Rule {
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
+            Rule::KeystorePassword => {
+                spec(KEYSTORE_DECRYPTS, false, Boundary::Any, keystore_password)
+            }
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
             Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
             Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase),
+            Rule::DerKey => spec(DER_KEY_TRIGGERS, false, Boundary::Word, der_key),
+            Rule::ContinuedKey => {
+                spec(EXTENDED_KEY_PREFIXES, false, Boundary::Word, continued_key)
+            }
             Rule::Assignment => spec(ASSIGNMENT_TRIGGERS, true, Boundary::Segment, assignment),
+            Rule::SecretKeyMaterial => {
+                spec(SECRET_NAME_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase)
+            }
         }
     }
 }

@@ -1,6 +1,8 @@
 //! A wallet's recovery phrase: BIP-39's mnemonic, 12, 15, 18, 21 or 24 words (128 to 256
-//! bits of entropy and a checksum, 11 bits a word), under a name or call that says mnemonic
-//! (`.mnemonic("…")`, `mnemonic: "…"`, `Mnemonic::parse("…")`, `seed_phrase = "…"`). The
+//! bits of entropy and a checksum, 11 bits a word), and Algorand's 25 (its developer docs'
+//! "Mnemonics": BIP-39's words over a 256-bit key and a checksum word), under a name or call
+//! that says mnemonic (`.mnemonic("…")`, `mnemonic: "…"`, `Mnemonic::parse("…")`,
+//! `seed_phrase = "…"`, `backup_phrase = "…"`, the literal on the line after `phrase =`). The
 //! English list's 2,048 words would cost the `.wasm` some 10 KB; its shape reads instead:
 //! every word 3 to 8 lower-case letters, one blank between, nothing else in the literal.
 
@@ -31,6 +33,11 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
         b,
         i + 1 + usize::from(matches!(b.get(i + 1), Some(b'>' | b'='))),
     );
+    // `let phrase =` and the literal on the next line, as rustfmt breaks a long one.
+    if b.get(i) == Some(&b'\n') {
+        i = blanks(b, i + 1);
+        b.get(i).filter(|c| matches!(c, b'"' | b'\'' | b'`'))?;
+    }
     i += string_prefix(b, i);
     let quote = b
         .get(i)
@@ -45,7 +52,7 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
     loop {
         match b.get(end) {
             Some(c) if c.is_ascii_lowercase() => letters += 1,
-            Some(b' ') if (3..=8).contains(&letters) && words < 24 => {
+            Some(b' ') if (3..=8).contains(&letters) && words < 25 => {
                 (words, letters) = (words + 1, 0)
             }
             _ => break,
@@ -56,7 +63,7 @@ pub(crate) fn seed_phrase(text: &str, pos: usize) -> Option<Hit> {
         Some(q) => b.get(end) == Some(&q),
         None => matches!(b.get(end), None | Some(b'\n' | b'\r')),
     };
-    (closed && (3..=8).contains(&letters) && matches!(words + 1, 12 | 15 | 18 | 21 | 24))
+    (closed && (3..=8).contains(&letters) && matches!(words + 1, 12 | 15 | 18 | 21 | 24 | 25))
         .then_some(Hit::span(start, end, "secret-assignment"))
 }
 
@@ -100,4 +107,25 @@ mod tests {
             assert_eq!(redact_counted(&text).1, 0, "{text}");
         }
     }
+
+    /// The seventh round's second half: Algorand's 25 words under `backup_phrase`, and the
+    /// literal on the line after `phrase =` (rustfmt's break of a long one).
+    #[test]
+    fn algorands_25_words_and_a_phrase_on_the_next_line() {
+        let algorand = format!("{PHRASE} {PHRASE} zero");
+        for text in [
+            format!("    let backup_phrase = \"{algorand}\";"),
+            format!("    let phrase =\n        \"{PHRASE}\";"),
+        ] {
+            assert!(!redact(&text).contains("vacuum"), "{text}");
+        }
+        for text in [
+            format!("    let backup_phrase = \"{algorand} more\";"),
+            format!("    let phrase =\n        words_of(\"{PHRASE}\");"),
+            format!("    let phrase =\n\n        \"{PHRASE}\";"),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
 }
+
