@@ -218,6 +218,17 @@ fn held_out_afar() -> Vec<Case> {
     )
 }
 
+/// The twelfth held-out set (issue [15], seventh round): verbatim test data, sample configs,
+/// manuals, READMEs and code from Debian, PyPI and npm packages named s to z and crates named
+/// n to z, none used by the other corpora or sweeps, committed before any of that round's
+/// rules changed, never read by its rule writers, and measured once, at the round's end.
+fn held_out_anew() -> Vec<Case> {
+    parse(
+        &fixture("held-out-anew.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
 /// Why a positive case failed, or `None` when every secret went as expected.
 fn positive_failure(case: &Case) -> Option<String> {
     let (out, count) = redact_counted(&case.text);
@@ -437,6 +448,7 @@ fn corpus_recall_and_false_positives() {
     let aside = held_out_figures(held_out_aside());
     let beyond = held_out_figures(held_out_beyond());
     let afar = held_out_figures(held_out_afar());
+    let anew = held_out_figures(held_out_anew());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -462,6 +474,7 @@ fn corpus_recall_and_false_positives() {
         row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
         row("beyond (`held-out-beyond.txt`, tuned against since the seventh round)", &beyond),
         row("afar (`held-out-afar.txt`, tuned against since the seventh round's second half)", &afar),
+        row("held-out anew (`held-out-anew.txt`, frozen)", &anew),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -575,6 +588,8 @@ fn held_out_cases_are_well_formed() {
     );
     let afar = held_out_afar();
     assert!(afar.len() >= 250, "only {} held-out afar cases", afar.len());
+    let anew = held_out_anew();
+    assert!(anew.len() >= 230, "only {} held-out anew cases", anew.len());
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -587,6 +602,7 @@ fn held_out_cases_are_well_formed() {
         .chain(&aside)
         .chain(&beyond)
         .chain(&afar)
+        .chain(&anew)
         .enumerate()
     {
         assert_eq!(
