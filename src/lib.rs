@@ -42,3 +42,5 @@ pub mod bindings;
 // The real sessions in ../shared, for the native tests that measure on them.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod transcripts;
+#[cfg(test)]
+mod test_rng;

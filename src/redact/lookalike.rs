@@ -52,14 +52,14 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || placeholder_in_capitals(s.value)
         || named_a_dummy(s.name)
         || short_otp_key(s.text.get(..s.key_start).unwrap_or(""), s.value)
-        || seventh_round(s)
+        || pattern_or_words(s)
 }
 
-/// The seventh round's look-alikes (the beyond set's): fillers as patterns (`yyyyy`, an
-/// encoding's alphabet), prose (a docstring's field, an instruction, `Bearer token`), a
-/// value spelling its key's name, and values saying they are wrong, a test's or a
-/// numbered sample's.
-fn seventh_round(s: &Seen) -> bool {
+/// A filler by its pattern (`yyyyy`, an encoding's alphabet), prose where a value stands (a
+/// docstring's field, an instruction, `Bearer token`), a value spelling its key's name, and
+/// values whose words say they are the wrong one, a test's or a numbered sample's (found in
+/// the beyond set, [15]'s seventh round).
+fn pattern_or_words(s: &Seen) -> bool {
     let v = s.value;
     one_letter_repeated(v)
         || is_alphabet(v)
@@ -286,10 +286,10 @@ mod tests {
         says_it_is_wrong,
     };
 
-    /// The seventh round's value guards, asked of generated values alongside the others
+    /// `pattern_or_words`' guards of the value alone, asked of generated values beside the others
     /// (the second half's with the context that lets them read: a `password` key, a user's
     /// slot beside the value).
-    fn seventh_round_reads(v: &str) -> bool {
+    fn value_pattern_or_words(v: &str) -> bool {
         npm_auth_setting(v)
             || is_uref(v)
             || qualifies_its_key(v, "password")
@@ -312,13 +312,7 @@ mod tests {
     #[test]
     fn random_tokens_are_no_names() {
         const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         let (mut named, mut naming) = (0, 0);
         for i in 0..20000 {
             let len = 16 + (i % 25);
@@ -332,7 +326,7 @@ mod tests {
             }
             if names_its_credential(&token)
                 || says_it_is_a_stand_in(&token)
-                || seventh_round_reads(&token)
+                || value_pattern_or_words(&token)
             {
                 naming += 1;
             }
@@ -364,13 +358,8 @@ mod tests {
             b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.[]=/,!@#$%";
         const CONSONANTS: &[u8] = b"bdfgklmnprstvz";
         const VOWELS: &[u8] = b"aeiou";
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |n: usize| (rng() % n as u64) as usize;
         let mut pick = |set: &[u8], n: usize| -> String {
             (0..n).map(|_| char::from(set[next(set.len())])).collect()
         };
@@ -397,7 +386,7 @@ mod tests {
                     || method_with_options(v)
                     || says_it_is_a_stand_in(v)
                     || placeholder_in_capitals(v)
-                    || seventh_round_reads(v)
+                    || value_pattern_or_words(v)
                 {
                     read += 1;
                 }
@@ -425,7 +414,7 @@ mod tests {
     /// The beyond set's look-alikes (promoted in the seventh round), one line of each, and
     /// what stands beside each class and stays a secret.
     #[test]
-    fn the_seventh_rounds_look_alikes_stay() {
+    fn patterns_and_words_that_are_no_credential_stay() {
         for s in [
             "\\&      <password>yyyyy</password>",
             "    proxy_password=\"proxy_password\",",

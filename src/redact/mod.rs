@@ -550,13 +550,7 @@ mod tests {
             "docker login -p ", "redis-cli -a ", "@tcp(", "jdbc:oracle:thin:", "/", "key",
             "TWILIO_", "AKIA", "EXAMPLE", "...", "xoxb-1-", "eyJhbGciOiJub25lIn0", "%",
         ];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..6000 {
             let n = next() % 40;
             let text: String = (0..n)

@@ -193,6 +193,21 @@ fn reads_as_words(p: &str) -> bool {
         && !humps.last().is_some_and(u8::is_ascii_uppercase)
 }
 
+/// The end of `head` from the start of the line before its own, at most 256 bytes of it: where
+/// a value's user or its slot stands (`user=alice` above `password=alice_password`).
+pub(crate) fn from_line_before(head: &str) -> &str {
+    let mut start = head.len().saturating_sub(256);
+    while !head.is_char_boundary(start) {
+        start += 1;
+    }
+    let near = head.get(start..).unwrap_or("");
+    let from = near
+        .rfind('\n')
+        .and_then(|i| near.get(..i)?.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    near.get(from..).unwrap_or(near)
+}
+
 /// `BasicAuth("explicit_user", "explicit_pass")`, `"p_login"` on the line before
 /// `"p_password"`: a password named as its user is, the two stand-ins of one pair. `head` is
 /// the text up to the value's end; only its line and the line before are read (at most 256
@@ -207,17 +222,7 @@ pub(crate) fn named_as_its_user(v: &str, head: &str) -> bool {
     {
         return false;
     }
-    let mut start = head.len().saturating_sub(256);
-    while !head.is_char_boundary(start) {
-        start += 1;
-    }
-    let near = head.get(start..).unwrap_or("");
-    // From the start of the line before.
-    let from = near
-        .rfind('\n')
-        .and_then(|i| near.get(..i)?.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let near = near.get(from..).unwrap_or(near);
+    let near = from_line_before(head);
     near.match_indices(owner).any(|(at, _)| {
         let opens = at == 0
             || near

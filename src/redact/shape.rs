@@ -321,13 +321,7 @@ mod tests {
     #[test]
     fn a_value_read_inside_a_pass_ends_where_it_ends_alone() {
         let frags = ["key", "=", ":", " ", "é", "\u{3000}", "\u{85}", "\"", "x", "ab", "日本", "(", "\n"];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..400 {
             let n = 1 + next() % 60;
             let text: String = (0..n).map(|_| frags[(next() % frags.len() as u64) as usize]).collect();

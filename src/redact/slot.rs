@@ -9,7 +9,7 @@
 //! weak real passwords are written too (the earlier rounds' reasons, docs/redaction.md), and
 //! a named password (`encrypted-password`) after a real user (`alice`) may be a real one.
 
-use super::naming::names_its_credential;
+use super::naming::{from_line_before, names_its_credential};
 
 /// The words a user's slot is written with.
 const USER_WORDS: &[&str] = &["username", "user", "login"];
@@ -42,16 +42,7 @@ pub(crate) fn numbered_pair(v: &str, head: &str) -> bool {
     let Some(n) = numbered(v, PASSWORD_WORDS).filter(|n| !n.is_empty()) else {
         return false;
     };
-    let mut start = head.len().saturating_sub(256);
-    while !head.is_char_boundary(start) {
-        start += 1;
-    }
-    let near = head.get(start..).unwrap_or("");
-    let from = near
-        .rfind('\n')
-        .and_then(|i| near.get(..i)?.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let near = near.get(from..).unwrap_or("");
+    let near = from_line_before(head);
     // Each run of letters and digits standing alone is a word the user's slot may be.
     near.split(|c: char| !c.is_ascii_alphanumeric())
         .any(|w| numbered(w, USER_WORDS) == Some(n))
@@ -104,7 +95,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod afar {
+mod promoted_cases {
     use super::super::redact_counted;
 
     /// The afar set's look-alikes (promoted in the seventh round's second half), one line of

@@ -248,13 +248,7 @@ mod tests {
     /// side: the strings where rounding is decided by the last digit.
     #[test]
     fn halfway_points_round_as_core_rounds() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..3000 {
             let x = f64::from_bits(next() % 0x7ff0_0000_0000_0000);
             // Its exact decimal, and the midpoint to the next double: (2m + 1) × 2^(e - 1).

@@ -100,13 +100,7 @@ mod tests {
             let (mantissa, exp) = sci.split_once('e').unwrap();
             (mantissa.replace('.', ""), exp.parse::<i64>().unwrap() + 1)
         };
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let any = f64::from_bits(next() % 0x7ff0_0000_0000_0000);
             let quarter = (next() % (1 << 55)) as f64 / 4.0;
