@@ -11,7 +11,8 @@
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
 //!   tuned against since [15]'s fifth round, one (apart) since its sixth, one (aside)
 //!   since its sixth's second half, one (beyond) since its seventh and one (afar) since its
-//!   seventh's second half, each after its clean figure was taken, and keep what the round that tuned them reached as floors.
+//!   seventh's second half, each after its clean figure was taken, and keep what the round that tuned them reached as floors;
+//!   anew, yonder and distant are frozen.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -225,6 +226,27 @@ fn held_out_afar() -> Vec<Case> {
 fn held_out_anew() -> Vec<Case> {
     parse(
         &fixture("held-out-anew.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
+/// The thirteenth held-out set (issue [15], eighth round): verbatim test data, sample configs,
+/// manuals, READMEs and code from Debian, PyPI and npm packages named a to k and crates named
+/// n to z, none used by the other corpora or sweeps, committed before any of that round's
+/// rules changed (whose writers read specifications only), never read by them, and measured
+/// at the round's start and end.
+fn held_out_yonder() -> Vec<Case> {
+    parse(
+        &fixture("held-out-yonder.txt"),
+        &["source", "secret", "lookalike"],
+    )
+}
+
+/// The fourteenth held-out set (issue [15], eighth round): as yonder, from Debian, PyPI and
+/// npm packages named l to z and crates named a to m.
+fn held_out_distant() -> Vec<Case> {
+    parse(
+        &fixture("held-out-distant.txt"),
         &["source", "secret", "lookalike"],
     )
 }
@@ -449,6 +471,8 @@ fn corpus_recall_and_false_positives() {
     let beyond = held_out_figures(held_out_beyond());
     let afar = held_out_figures(held_out_afar());
     let anew = held_out_figures(held_out_anew());
+    let yonder = held_out_figures(held_out_yonder());
+    let distant = held_out_figures(held_out_distant());
     // The table of docs/redaction.md, as it stands.
     let row = |name: &str, f: &Figures| {
         format!(
@@ -475,6 +499,8 @@ fn corpus_recall_and_false_positives() {
         row("beyond (`held-out-beyond.txt`, tuned against since the seventh round)", &beyond),
         row("afar (`held-out-afar.txt`, tuned against since the seventh round's second half)", &afar),
         row("held-out anew (`held-out-anew.txt`, frozen)", &anew),
+        row("held-out yonder (`held-out-yonder.txt`, frozen)", &yonder),
+        row("held-out distant (`held-out-distant.txt`, frozen)", &distant),
     ]
     .join("\n");
     let _ = writeln!(std::io::stderr(), "\n{table}");
@@ -590,6 +616,10 @@ fn held_out_cases_are_well_formed() {
     assert!(afar.len() >= 250, "only {} held-out afar cases", afar.len());
     let anew = held_out_anew();
     assert!(anew.len() >= 230, "only {} held-out anew cases", anew.len());
+    let yonder = held_out_yonder();
+    assert!(yonder.len() >= 280, "only {} held-out yonder cases", yonder.len());
+    let distant = held_out_distant();
+    assert!(distant.len() >= 250, "only {} held-out distant cases", distant.len());
     for (i, case) in cases
         .iter()
         .chain(&packages)
@@ -603,6 +633,8 @@ fn held_out_cases_are_well_formed() {
         .chain(&beyond)
         .chain(&afar)
         .chain(&anew)
+        .chain(&yonder)
+        .chain(&distant)
         .enumerate()
     {
         assert_eq!(
