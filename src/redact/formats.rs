@@ -338,6 +338,19 @@ const TABLE: &str = concat!(
     "ory-token ory_at_|ory_rt_|ory_ac_ O{40,}\n",
     // Feishu and Lark custom bots (open.feishu.cn "custom bot"): the path's UUID is the secret.
     "feishu-webhook open.feishu.cn/open-apis/bot/v2/hook/|open.larksuite.com/open-apis/bot/v2/hook/ h{8}-h{4}-h{4}-h{4}-h{12} keep\n",
+    // Microsoft's identifiable keys (microsoft/security-utilities, GeneratedRegexPatterns,
+    // HighConfidenceSecurityModels.json): a signature at a fixed offset of a random key, so
+    // the signature is the trigger and the characters before it the lead. 64-byte keys (Storage,
+    // Cosmos DB, Batch, ML classic, API Management): 76, the signature, 6 and `==`.
+    "azure-identifiable-key +ASt|ACDb|+ABa|+AMC|APIM b{6} <b{76}\n",
+    // 32-byte keys (Relay, Event Hub, Service Bus, IoT, Redis, Event Grid): 33, it, 6 and `=`.
+    "\" +ARm|+AEh|+ASb|AIoT|AzCa|AZEG b{6} <b{33}\n",
+    // Functions (base64url), Search (alphanumerics), Container Registry (base64).
+    "\" AzFu P{8} <B{44}\n",
+    "\" AzSe A{6} <A{42}\n",
+    "\" +ACR b{6} <b{42}\n",
+    // Common annotated security keys (new Azure DevOps PATs): 52, `JQQJ9`, 27 or 29.
+    "\" JQQJ9 A{27,29} <A{52}\n",
     // keys that are files
     "age-secret-key AGE-SECRET-KEY-1 E{58} sum:bech32\n",
     "1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}\n",
@@ -380,7 +393,8 @@ mod tests {
         let k3s = format!("K10{}::", "a".repeat(64));
         for unit in [
             "SWMTKN-1-", "SWMKEY-1-", "K10", &k3s, "cio", "django-insecure-", "base64:",
-            "eyJhIjoi", "Atza|", "5Aep861", "sk_", "0123NRAL", "hvr.", "dckr_oat_",
+            "eyJhIjoi", "Atza|", "5Aep861", "sk_", "0123NRAL", "hvr.", "dckr_oat_", "+ASt",
+            "APIM", "AzFu", "JQQJ9", "a+ASt", "aAzSe",
         ] {
             let text = unit.repeat(200_000 / unit.len());
             let start = std::time::Instant::now();
