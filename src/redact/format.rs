@@ -66,6 +66,8 @@ pub(crate) enum Class {
     Path,
     /// `Q`: base64 as a URL query carries it, `[A-Za-z0-9%+/=]` (an Azure SAS signature)
     UrlBase64,
+    /// `J`: Django's get_random_secret_key alphabet, `[a-z0-9!@#$%^&*(-_=+)]`
+    Django,
 }
 
 impl Class {
@@ -89,6 +91,7 @@ impl Class {
             b'E' => Class::Bech32,
             b'F' => Class::Path,
             b'Q' => Class::UrlBase64,
+            b'J' => Class::Django,
             _ => return None,
         })
     }
@@ -126,6 +129,9 @@ impl Class {
             Class::Bech32 => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&c),
             Class::Path => alnum || b"@/-".contains(&c),
             Class::UrlBase64 => alnum || b"%+/=".contains(&c),
+            Class::Django => {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || b"!@#$%^&*(-_=+)".contains(&c)
+            }
         }
     }
 }

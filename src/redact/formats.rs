@@ -50,6 +50,8 @@ const TABLE: &str = concat!(
     "terraform-token .atlasv1. P{60,70} <A{14}\n",
     "vault-token hvs. B{90,120}\n",
     "\" hvb. B{138,300}\n",
+    // Recovery tokens: `hvr.` and 24 base62 (vault/generate_root_recovery.go, TokenLength).
+    "\" hvr. A{24}\n",
     "\" s. A{24} e38\n",
     "openshift-token sha256~ B{43}\n",
     "databricks-token dapi h{32}\n",
@@ -220,13 +222,16 @@ const TABLE: &str = concat!(
     "figma-token figd_ B{38,45}\n",
     "hubspot-token pat-na1-|pat-eu1- h{8}-h{4}-h{4}-h{4}-h{12}\n",
     "nuget-key oy2 l{43} e35\n",
-    "dockerhub-token dckr_pat_ B{27,40}\n",
-    "circleci-token CCIPAT_ B{40,}\n",
+    "dockerhub-token dckr_pat_|dckr_oat_ B{27,40}\n",
+    "circleci-token CCIPAT_|CCIPRJ_ B{40,}\n",
     "tailscale-key tskey-api-|tskey-auth-|tskey-client-|tskey-scim-|tskey-webhook- M{20,}\n",
     "render-key rnd_ A{32}\n",
     "braintree-token access_token$production$|access_token$sandbox$ l{16}$h{32}\n",
     "wandb-key @wandb h{40}\n",
     "buildkite-token bkua_ h{40}\n",
+    // Buildkite's prefixed tokens (buildkite.com/docs platform/security/tokens): user, agent
+    // session, job (a JWT), registration, cluster, registry, portal tokens and portal secrets.
+    "\" bkua_|bkaa_|bkaj_|bkar_|bkct_|bkpt_|bkpat_|bkps_ O{40,}\n",
     "crates-io-token @cargo|crates=cio A{32}\n",
     "dependency-track-key @dependencytrack|dtrack=odt_ A{32}\n",
     "clickup-token pk_ D{3,12}_U{32}\n",
@@ -295,6 +300,57 @@ const TABLE: &str = concat!(
     "paserk-key k1.local.|k2.local.|k3.local.|k4.local.|k1.secret.|k2.secret.|k3.secret.|k4.secret.|k1.local-pw.|k2.local-pw.|k3.local-pw.|k4.local-pw.|k1.secret-pw.|k2.secret-pw.|k3.secret-pw.|k4.secret-pw.|k1.seal.|k2.seal.|k3.seal.|k4.seal. B{43,}\n",
     "\" k1.local-wrap.|k2.local-wrap.|k3.local-wrap.|k4.local-wrap.|k1.secret-wrap.|k2.secret-wrap.|k3.secret-wrap.|k4.secret-wrap. w{1,16}.B{43,}\n",
     "paseto-token v1.local.|v2.local.|v3.local.|v4.local.|v1.public.|v2.public.|v3.public.|v4.public. B{40,}.B{0,}\n",
+    // the eighth round: platform tokens and scanners' prefixed rules whose shape stands alone.
+    // Docker Swarm (moby/swarmkit ca/config.go GenerateJoinToken: the CA digest in base 36
+    // padded to 50, the secret padded to 25; FIPS clusters write `SWMTKN-2-1-`), and the
+    // unlock key (manager/encryption: `SWMKEY-1-` and 32 bytes of unpadded base64).
+    "docker-swarm-token SWMTKN-1-|SWMTKN-2-0-|SWMTKN-2-1- l{50}-l{25}\n",
+    "docker-swarm-unlock-key SWMKEY-1- b{43}\n",
+    // k3s and RKE2 secure tokens (docs.k3s.io cli/token): `K10`, the CA's SHA-256 in hex, `::`,
+    // then `<user>:<password>` or a bootstrap token `<id>.<secret>`.
+    "k3s-token K10 h{64}:A{0}:w{1,16}:B{1,128}\n",
+    "\" K10 h{64}:A{0}:l{6}.l{16}\n",
+    // crates.io (rust-lang/crates.io src/util/token.rs): `cio` and 32 alphanumerics.
+    "crates-io-token cio A{32} e38\n",
+    // Django's startproject key: `django-insecure-` and 50 of get_random_secret_key's alphabet.
+    "django-secret-key django-insecure- J{50}\n",
+    // Laravel's key:generate: `base64:` and 32 random bytes (AES-256-CBC).
+    "laravel-app-key base64: b{43} e38\n",
+    // Cloudflare Tunnel tokens (developers.cloudflare.com, "Tunnel permissions"): base64 of
+    // `{"a":…,"t":…,"s":…}`, which always begins `eyJhIjoi`.
+    "cloudflare-tunnel-token eyJhIjoi b{100,}\n",
+    // Login with Amazon (developer.amazon.com, "Access tokens"): `Atza|` (access), `Atzr|`.
+    "amazon-oauth-token Atza|Atzr |B{40,}\n",
+    // Salesforce refresh tokens (trufflehog salesforcerefreshtoken): `5Aep861`, 80 or more.
+    "salesforce-token 5Aep861 O{80,} ci\n",
+    // ElevenLabs (trufflehog elevenlabs v2): `sk_` and 48 hex.
+    "elevenlabs-key sk_ h{48}\n",
+    // New Relic license keys end in `NRAL` (GitGuardian "New Relic APM License Key").
+    "new-relic-key NRAL - <l{36,40}\n",
+    // Paddle Billing's API keys (developer.paddle.com, "Authentication"): `pdl_live_apikey_` or
+    // `pdl_sdbx_apikey_`, a 26-character ULID, `_`, the secret.
+    "paddle-key pdl_live_apikey_|pdl_sdbx_apikey_ l{26}_W{20,40}\n",
+    // NVIDIA API keys start `nvapi-` (docs.api.nvidia.com; NVIDIA NeMo's own rule: 60 or more).
+    "nvidia-api-key nvapi- B{60,128}\n",
+    // Neon API keys (neon.com changelog 2025-01-31): `napi_` and 64 alphanumerics.
+    "neon-api-key napi_ A{64}\n",
+    // Ory Hydra's opaque tokens (ory/hydra, token prefixes): access, refresh, authorize code.
+    "ory-token ory_at_|ory_rt_|ory_ac_ O{40,}\n",
+    // Feishu and Lark custom bots (open.feishu.cn "custom bot"): the path's UUID is the secret.
+    "feishu-webhook open.feishu.cn/open-apis/bot/v2/hook/|open.larksuite.com/open-apis/bot/v2/hook/ h{8}-h{4}-h{4}-h{4}-h{12} keep\n",
+    // Microsoft's identifiable keys (microsoft/security-utilities, GeneratedRegexPatterns,
+    // HighConfidenceSecurityModels.json): a signature at a fixed offset of a random key, so
+    // the signature is the trigger and the characters before it the lead. 64-byte keys (Storage,
+    // Cosmos DB, Batch, ML classic, API Management): 76, the signature, 6 and `==`.
+    "azure-identifiable-key +ASt|ACDb|+ABa|+AMC|APIM b{6} <b{76}\n",
+    // 32-byte keys (Relay, Event Hub, Service Bus, IoT, Redis, Event Grid): 33, it, 6 and `=`.
+    "\" +ARm|+AEh|+ASb|AIoT|AzCa|AZEG b{6} <b{33}\n",
+    // Functions (base64url), Search (alphanumerics), Container Registry (base64).
+    "\" AzFu P{8} <B{44}\n",
+    "\" AzSe A{6} <A{42}\n",
+    "\" +ACR b{6} <b{42}\n",
+    // Common annotated security keys (new Azure DevOps PATs): 52, `JQQJ9`, 27 or 29.
+    "\" JQQJ9 A{27,29} <A{52}\n",
     // keys that are files
     "age-secret-key AGE-SECRET-KEY-1 E{58} sum:bech32\n",
     "1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}\n",
@@ -328,5 +384,22 @@ mod tests {
         let rows = TABLE.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
         assert_eq!(rows.count(), formats().len());
         assert!(formats().len() > 150);
+    }
+
+    /// 200 KB of each of the eighth round's prefixes (and of a k3s token's head, a suffix
+    /// row's lead) in one call: each is read in bounded steps.
+    #[test]
+    fn a_long_run_of_the_eighth_rounds_prefixes_is_read_once() {
+        let k3s = format!("K10{}::", "a".repeat(64));
+        for unit in [
+            "SWMTKN-1-", "SWMKEY-1-", "K10", &k3s, "cio", "django-insecure-", "base64:",
+            "eyJhIjoi", "Atza|", "5Aep861", "sk_", "0123NRAL", "hvr.", "dckr_oat_", "+ASt",
+            "APIM", "AzFu", "JQQJ9", "a+ASt", "aAzSe",
+        ] {
+            let text = unit.repeat(200_000 / unit.len());
+            let start = std::time::Instant::now();
+            let _ = crate::redact::redact(&text);
+            assert!(start.elapsed().as_secs() < 5, "{unit}");
+        }
     }
 }

@@ -208,7 +208,8 @@ fn body_end(b: &[u8], at: usize, body: &Body) -> Option<usize> {
     }
 }
 
-/// One part: its separator, then the longest run of its class up to `max`.
+/// One part: its separator, then the longest run of its class up to `max` (a part of
+/// length `{0}` is its separator alone: k3s's `::`).
 fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
     let start = match part.sep {
         Some(sep) => (b.get(at) == Some(&sep)).then_some(at + 1)?,
@@ -220,7 +221,8 @@ fn part_end(b: &[u8], at: usize, part: &Piece) -> Option<usize> {
             .take_while(|c| Class::holds(part.bytes, **c))
             .count()
     });
-    (n >= usize::from(part.min) && (n > 0 || part.sep.is_none())).then_some(start + n)
+    (n >= usize::from(part.min) && (n > 0 || part.sep.is_none() || part.max == 0))
+        .then_some(start + n)
 }
 
 /// After `eyJ`: the rest of the header, then `.ey…` claims with an optional `.signature`
