@@ -85,9 +85,9 @@ fn is_labelled_digest(v: &str) -> bool {
     // Hex; base64 (or base64url), padded or not; Nix's base32.
     let lengths = [
         2 * size,
-        (4 * size + 2) / 3,
-        (size + 2) / 3 * 4,
-        (8 * size + 4) / 5,
+        (4 * size).div_ceil(3),
+        size.div_ceil(3) * 4,
+        (8 * size).div_ceil(5),
     ];
     lengths.contains(&n)
         && enc
@@ -119,7 +119,6 @@ fn is_cache_key(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::redact_counted;
-    use super::*;
 
     const HEX64: &str = "3f5a7c9e1b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a";
 
