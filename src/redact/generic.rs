@@ -160,13 +160,14 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         _ => None,
     };
     let bytes = text.as_bytes();
-    // `arn:aws:secretsmanager:…:secret:prod/db`: a part of an ARN, not a key.
+    // `arn:aws:secretsmanager:…:secret:prod/db`: a part of an ARN, not a key; also glued to
+    // its own key (`SecretId=arn:…`, `--secret-id=arn:…`, `(arn:…`).
     if pos
         .checked_sub(1)
         .and_then(|p| bytes.get(p))
         .is_some_and(|c| *c == b':')
         && super::pair::line_before(text, pos)
-            .rsplit([' ', '"', '\''])
+            .rsplit([' ', '"', '\'', '=', '(', '\t'])
             .next()
             .is_some_and(|t| t.starts_with("arn:"))
     {

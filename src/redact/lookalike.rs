@@ -14,6 +14,7 @@ use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::pair::{line_before, Separator};
 use super::shape::{any_of, first_of, last_of};
 use super::prose::{field_list, instruction, scheme_and_word};
+use super::public_form::is_public_form;
 use super::reference::{is_uref, npm_auth_setting};
 use super::slot::numbered_pair;
 use super::stand_in::{
@@ -48,6 +49,7 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || names_what_it_is(s)
         || method_with_options(s.value)
         || is_stored_hash(s.value)
+        || is_public_form(s.value, s.text.get(s.after..).unwrap_or(""))
         || says_it_is_a_stand_in(s.value)
         || placeholder_in_capitals(s.value)
         || named_a_dummy(s.name)

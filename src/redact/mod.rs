@@ -93,7 +93,10 @@
 //! (`0x` and 40 hex digits, not under a secret's name: hCaptcha's secret has that shape), a
 //! URL's or a query's user and password written as a template's slots
 //! (`username:encrypted-password@`, `username1:password1@`, `slot`), an npm auth setting's
-//! name (`':_authToken'`) and Casper's URef (`uref-…-007`, `reference`).
+//! name (`':_authToken'`) and Casper's URef (`uref-…-007`, `reference`); an ARN, an SSH public
+//! key or its algorithm's name before it, a digest labelled with its algorithm
+//! (`sha256:<hex>`, `sha384-<base64>`, `h1:…`), Stripe's publishable key and an Actions cache
+//! key (`public_form`); Werkzeug's and PostgreSQL's stored passwords (`stored_hash`).
 //!
 //! # One pass, no regex engine
 //!
@@ -126,7 +129,9 @@
 //! (the value alone), `naming` (a value that names what it stands for: `some_password`),
 //! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
 //! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands),
-//! `slot` (a template's user and password), `reference` (a setting's name, an address)
+//! `slot` (a template's user and password), `reference` (a setting's name, an address),
+//! `public_form` (formats whose specification says they are public: ARNs, SSH public keys,
+//! labelled digests)
 //! and `lookalike` (the value with what stands around it), and extends a hit over its
 //! key's Z85 line (`z85`); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
@@ -157,6 +162,7 @@ mod otp_and_pkce;
 mod pair;
 mod private_key;
 mod prose;
+mod public_form;
 mod raw_key;
 mod reference;
 mod roff;
