@@ -139,6 +139,7 @@ mod command_line;
 mod continued_key;
 mod der_key;
 mod directive;
+mod dns_key;
 mod encoded_pem;
 mod entropy;
 mod filler;

@@ -7,6 +7,7 @@ use super::command_line::{
 };
 use super::continued_key::{continued_key, EXTENDED_KEY_PREFIXES};
 use super::der_key::{der_key, DER_KEY_TRIGGERS};
+use super::dns_key::{dns_key, DNS_KEY_TRIGGERS};
 use super::encoded_pem::{encoded_pem, ENCODED_PEM};
 use super::directive::{
     clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
@@ -52,6 +53,7 @@ pub(crate) enum Rule {
     RawKey,
     DerKey,
     EncodedPem,
+    DnsKey,
     ContinuedKey,
     Assignment,
     SecretKeyMaterial,
@@ -88,6 +90,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::RawKey,
     Rule::DerKey,
     Rule::EncodedPem,
+    Rule::DnsKey,
     Rule::ContinuedKey,
     Rule::Assignment,
     Rule::SecretKeyMaterial,
@@ -177,6 +180,7 @@ impl Rule {
             Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase),
             Rule::DerKey => spec(DER_KEY_TRIGGERS, false, Boundary::Word, der_key),
             Rule::EncodedPem => spec(&[ENCODED_PEM], false, Boundary::Word, encoded_pem),
+            Rule::DnsKey => spec(DNS_KEY_TRIGGERS, false, Boundary::Word, dns_key),
             Rule::ContinuedKey => {
                 spec(EXTENDED_KEY_PREFIXES, false, Boundary::Word, continued_key)
             }
