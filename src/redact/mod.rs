@@ -169,6 +169,7 @@ mod shape;
 mod slot;
 mod stand_in;
 mod stored_hash;
+mod tink_keyset;
 mod tokens;
 mod urls;
 mod z85;
@@ -187,6 +188,7 @@ const RULE_KINDS: &[&str] = &[
     "password-assignment",
     "secret-assignment",
     "token-assignment",
+    "tink-key",
 ];
 
 /// Every kind that can appear in `[REDACTED:<kind>]`, for callers that summarise or test.

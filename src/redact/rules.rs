@@ -20,6 +20,7 @@ use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
+use super::tink_keyset::{tink_key, TINK_KEY_DATA};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
@@ -54,6 +55,7 @@ pub(crate) enum Rule {
     DerKey,
     EncodedPem,
     DnsKey,
+    TinkKey,
     ContinuedKey,
     Assignment,
     SecretKeyMaterial,
@@ -91,6 +93,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::DerKey,
     Rule::EncodedPem,
     Rule::DnsKey,
+    Rule::TinkKey,
     Rule::ContinuedKey,
     Rule::Assignment,
     Rule::SecretKeyMaterial,
@@ -181,6 +184,7 @@ impl Rule {
             Rule::DerKey => spec(DER_KEY_TRIGGERS, false, Boundary::Word, der_key),
             Rule::EncodedPem => spec(&[ENCODED_PEM], false, Boundary::Word, encoded_pem),
             Rule::DnsKey => spec(DNS_KEY_TRIGGERS, false, Boundary::Word, dns_key),
+            Rule::TinkKey => spec(&[TINK_KEY_DATA], false, Boundary::Quote, tink_key),
             Rule::ContinuedKey => {
                 spec(EXTENDED_KEY_PREFIXES, false, Boundary::Word, continued_key)
             }
