@@ -140,6 +140,7 @@ mod continued_key;
 mod der_key;
 mod directive;
 mod dns_key;
+mod docker_config;
 mod encoded_pem;
 mod entropy;
 mod filler;

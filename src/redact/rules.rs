@@ -8,6 +8,7 @@ use super::command_line::{
 use super::continued_key::{continued_key, EXTENDED_KEY_PREFIXES};
 use super::der_key::{der_key, DER_KEY_TRIGGERS};
 use super::dns_key::{dns_key, DNS_KEY_TRIGGERS};
+use super::docker_config::{docker_config, DOCKER_CONFIG};
 use super::encoded_pem::{encoded_pem, ENCODED_PEM};
 use super::directive::{
     clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
@@ -56,6 +57,7 @@ pub(crate) enum Rule {
     EncodedPem,
     DnsKey,
     TinkKey,
+    DockerConfig,
     ContinuedKey,
     Assignment,
     SecretKeyMaterial,
@@ -94,6 +96,7 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::EncodedPem,
     Rule::DnsKey,
     Rule::TinkKey,
+    Rule::DockerConfig,
     Rule::ContinuedKey,
     Rule::Assignment,
     Rule::SecretKeyMaterial,
@@ -185,6 +188,7 @@ impl Rule {
             Rule::EncodedPem => spec(&[ENCODED_PEM], false, Boundary::Word, encoded_pem),
             Rule::DnsKey => spec(DNS_KEY_TRIGGERS, false, Boundary::Word, dns_key),
             Rule::TinkKey => spec(&[TINK_KEY_DATA], false, Boundary::Quote, tink_key),
+            Rule::DockerConfig => spec(&[DOCKER_CONFIG], false, Boundary::Word, docker_config),
             Rule::ContinuedKey => {
                 spec(EXTENDED_KEY_PREFIXES, false, Boundary::Word, continued_key)
             }
