@@ -62,6 +62,8 @@ mod tests {
     fn an_encoded_config_holding_a_credential_goes() {
         for (text, gone) in [
             ("  .dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLmNvbSI6eyJhdXRoIjoiYW1SdlpUcFlhekk1ZGt4dGNUZFVlZz09In19fQ==", "eyJhdXRocyI6eyJy"),
+            // Written with blanks, a password member.
+            ("\".dockerconfigjson\": \"eyJhdXRocyI6IHsici5leGFtcGxlLmNvbSI6IHsidXNlcm5hbWUiOiAidSIsICJwYXNzd29yZCI6ICJ0N1JxMkxtOXhLdjQifX19\"", "eyJhdXRocyI6IHsi"),
         ] {
             let out = redact(text);
             assert!(out.contains("[REDACTED:") && !out.contains(gone), "{out}");

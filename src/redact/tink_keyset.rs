@@ -29,9 +29,8 @@ pub(crate) fn tink_key(text: &str, pos: usize) -> Option<Hit> {
         12,
         punctuation,
     );
-    if b.get(start).and_then(|c| sextet(*c)).is_none() {
-        return None;
-    }
+    // The value's first character is base64 (an empty or quoted-away value is none).
+    b.get(start).and_then(|c| sextet(*c))?;
     let end = wrapped_run(b, start);
     let kind = run(
         b,
