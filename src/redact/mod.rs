@@ -51,6 +51,11 @@
 //! * A private key's DER in base64 without PEM armour, read alone (`der_key`: PKCS#8, SEC 1,
 //!   PKCS#1 by their fixed fields); an extended private key split over source lines
 //!   (`continued_key`); a keystore's password handed to its decrypting call (`keystore`).
+//! * Key files read by their documented layouts: minisign's and signify's unencrypted secret
+//!   keys and Tor's onion and client keys (rows of `formats`), a PEM private key in base64
+//!   (`encoded_pem`: kubeconfig's `client-key-data`), a DNSSEC key file's private fields and
+//!   a TSIG key's secret (`dns_key`), a Tink keyset's secret key data (`tink_keyset`), a
+//!   Docker `config.json` in base64 holding a credential (`docker_config`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
