@@ -33,15 +33,7 @@ const MAX_CHARS: usize = 8192;
 pub(crate) fn der_key(text: &str, pos: usize) -> Option<Hit> {
     let b = text.as_bytes();
     let mut head = [0u8; 12];
-    for (i, chunk) in b.get(pos..pos + 16)?.chunks(4).enumerate() {
-        let mut group = 0u32;
-        for c in chunk {
-            group = group << 6 | u32::from(sextet(*c)?);
-        }
-        for (j, byte) in group.to_be_bytes().iter().skip(1).enumerate() {
-            *head.get_mut(i * 3 + j)? = *byte;
-        }
-    }
+    decode_head(b, pos, &mut head)?;
     let header = match head.get(1)? {
         0..=0x7f => 2,
         0x81 => 3,
@@ -57,24 +49,44 @@ pub(crate) fn der_key(text: &str, pos: usize) -> Option<Hit> {
     if !private {
         return None;
     }
+    let end = wrapped_run(b, pos);
+    (end - pos >= MIN_CHARS).then_some(Hit::span(pos, end, "private-key"))
+}
+
+/// Where the base64 (or base64url) text at `pos` ends, its padding included: a wrapped
+/// text's full lines (PEM's 64, MIME's 76) go on past one line break, to `MAX_CHARS` in all.
+pub(crate) fn wrapped_run(b: &[u8], pos: usize) -> usize {
     let mut end = pos;
     loop {
         let line = run_within(b, end, MAX_CHARS, |c| sextet(c).is_some());
         let width = line - end;
         end = run_within(b, line, 2, |c| c == b'=');
-        // A wrapped text's full lines (PEM's 64, MIME's 76) go on past one line break.
         let next = line + usize::from(b.get(line) == Some(&b'\r'));
         let wrapped = matches!(width, 64 | 76) && end == line && b.get(next) == Some(&b'\n');
         if !wrapped || end - pos > MAX_CHARS || b.get(next + 1).and_then(|c| sextet(*c)).is_none() {
-            break;
+            return end;
         }
         end = next + 1;
     }
-    (end - pos >= MIN_CHARS).then_some(Hit::span(pos, end, "private-key"))
+}
+
+/// The first `out.len()` bytes (a multiple of 3) of the base64 or base64url text at `pos`,
+/// decoded into `out`; `None` where the text is shorter.
+pub(crate) fn decode_head(b: &[u8], pos: usize, out: &mut [u8]) -> Option<()> {
+    for (i, chunk) in b.get(pos..pos + out.len() / 3 * 4)?.chunks(4).enumerate() {
+        let mut group = 0u32;
+        for c in chunk {
+            group = group << 6 | u32::from(sextet(*c)?);
+        }
+        for (j, byte) in group.to_be_bytes().iter().skip(1).enumerate() {
+            *out.get_mut(i * 3 + j)? = *byte;
+        }
+    }
+    Some(())
 }
 
 /// A base64 or base64url character's value.
-fn sextet(c: u8) -> Option<u8> {
+pub(crate) fn sextet(c: u8) -> Option<u8> {
     match c {
         b'A'..=b'Z' => Some(c - b'A'),
         b'a'..=b'z' => Some(c - b'a' + 26),

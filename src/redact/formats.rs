@@ -355,6 +355,19 @@ const TABLE: &str = concat!(
     "age-secret-key AGE-SECRET-KEY-1 E{58} sum:bech32\n",
     "1password-secret-key A3- U{6}-U{5,11}-U{5,6}-U{5}-U{5}-U{0,5}\n",
     "1password-token ops_eyJ b{250,}\n",
+    // minisign's and signify's secret key files, the base64 line after `untrusted comment:`:
+    // minisign.h's SeckeyStruct (`Ed`, kdf, `B2`, salt, limits, key id, key, checksum: 158
+    // bytes), signify's (`Ed`, `BK`, rounds, salt, checksum, key id, key: 104). Unencrypted
+    // only (minisign's kdf `\0\0`, `-W`; signify's 0 rounds, `-n`): an encrypted one
+    // (`RWRTY0Iy`, `RWRCSwAAACo`) is no key without its password, and stays.
+    "minisign-secret-key RWQAAEIy b{203}\n",
+    "signify-secret-key RWRCSwAAAA b{129}\n",
+    // Tor's control-spec: ADD_ONION's ED25519-V3 key blob, base64 of the 64-byte expanded
+    // key; rend-spec's client authorization: a client's `.auth_private` line is the onion
+    // address, then `descriptor:x25519:` and the base32 private key (the service's `.auth`
+    // line, without the address, holds the public key and stays).
+    "tor-onion-key ED25519-V3: b{86}\n",
+    "tor-client-key :descriptor:x25519: A{52} <l{56} keep\n",
     // JWTs last: `eyJ` begins the Grafana key above too.
     "jwt eyJ jwt\n",
 );

@@ -1,10 +1,11 @@
 //! Whether a value under `key` alone is key material: `key` names ids and positions as often
 //! as secrets (`"key": "Enter"`, `sort_key`), so its value must read as random, as gitleaks'
-//! generic rule asks (16+ characters of letters and digits, base64 or base64url, 3.5 bits a
-//! character, not a UUID) — or be written as a symmetric key is in hex: the 192 or 256 bits
-//! of AES's longer keys (FIPS 197 §5) and of ChaCha20's (RFC 8439 §2.3), 48 or 64 hex digits,
-//! which test vectors often give as counted bytes (`"key": "707172…8e8f"`, RFC 8439's `80 81
-//! 82 …`) that read as anything but random. Not 32 (AES-128's): MD5's digest (RFC 1321) is
+//! generic rule asks (16+ characters of letters and digits, base64 or base64url, padded as
+//! RFC 4648 §5 allows and a Fernet key is written, 3.5 bits a character, not a UUID) — or be
+//! written as a symmetric key is in hex: the 192 or 256 bits of AES's longer keys (FIPS 197
+//! §5) and of ChaCha20's (RFC 8439 §2.3), 48 or 64 hex digits, which test vectors often give
+//! as counted bytes (`"key": "707172…8e8f"`, RFC 8439's `80 81 82 …`) that read as anything
+//! but random. Not 32 (AES-128's): MD5's digest (RFC 1321) is
 //! as long, and a digest under `key` is a cache's or an object's key (switched on, 32 cost
 //! a look-alike of the samples held-out set, by its aggregate).
 
@@ -21,7 +22,8 @@ pub(crate) fn not_key_material(v: &str) -> bool {
                 || !(v
                     .bytes()
                     .all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c))
-                    || v.bytes()
+                    || v.trim_end_matches('=')
+                        .bytes()
                         .all(|c| c.is_ascii_alphanumeric() || b"_-".contains(&c)))
                 || bits_per_char(v.as_bytes()) < 3.5
                 || is_uuid(v))

@@ -5,7 +5,7 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 251 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 255 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified; Bitcoin, Stellar and XRP Ledger keys by their checksums,
 //!   `checksum`) and JSON Web Tokens; the table's context rows take a
@@ -51,6 +51,11 @@
 //! * A private key's DER in base64 without PEM armour, read alone (`der_key`: PKCS#8, SEC 1,
 //!   PKCS#1 by their fixed fields); an extended private key split over source lines
 //!   (`continued_key`); a keystore's password handed to its decrypting call (`keystore`).
+//! * Key files read by their documented layouts: minisign's and signify's unencrypted secret
+//!   keys and Tor's onion and client keys (rows of `formats`), a PEM private key in base64
+//!   (`encoded_pem`: kubeconfig's `client-key-data`), a DNSSEC key file's private fields and
+//!   a TSIG key's secret (`dns_key`), a Tink keyset's secret key data (`tink_keyset`), a
+//!   Docker `config.json` in base64 holding a credential (`docker_config`).
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -144,6 +149,9 @@ mod command_line;
 mod continued_key;
 mod der_key;
 mod directive;
+mod dns_key;
+mod docker_config;
+mod encoded_pem;
 mod entropy;
 mod filler;
 mod format;
@@ -173,6 +181,7 @@ mod shape;
 mod slot;
 mod stand_in;
 mod stored_hash;
+mod tink_keyset;
 mod tokens;
 mod urls;
 mod z85;
@@ -191,6 +200,7 @@ const RULE_KINDS: &[&str] = &[
     "password-assignment",
     "secret-assignment",
     "token-assignment",
+    "tink-key",
 ];
 
 /// Every kind that can appear in `[REDACTED:<kind>]`, for callers that summarise or test.

@@ -7,6 +7,9 @@ use super::command_line::{
 };
 use super::continued_key::{continued_key, EXTENDED_KEY_PREFIXES};
 use super::der_key::{der_key, DER_KEY_TRIGGERS};
+use super::dns_key::{dns_key, DNS_KEY_TRIGGERS};
+use super::docker_config::{docker_config, DOCKER_CONFIG};
+use super::encoded_pem::{encoded_pem, ENCODED_PEM};
 use super::directive::{
     clear_text_scheme, identified_by, pgpass_line, ppp_secret, stats_auth, tcp_md5_signature,
 };
@@ -18,6 +21,7 @@ use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
+use super::tink_keyset::{tink_key, TINK_KEY_DATA};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
@@ -50,6 +54,10 @@ pub(crate) enum Rule {
     CodeVerifier,
     RawKey,
     DerKey,
+    EncodedPem,
+    DnsKey,
+    TinkKey,
+    DockerConfig,
     ContinuedKey,
     Assignment,
     SecretKeyMaterial,
@@ -85,6 +93,10 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::CodeVerifier,
     Rule::RawKey,
     Rule::DerKey,
+    Rule::EncodedPem,
+    Rule::DnsKey,
+    Rule::TinkKey,
+    Rule::DockerConfig,
     Rule::ContinuedKey,
     Rule::Assignment,
     Rule::SecretKeyMaterial,
@@ -173,6 +185,10 @@ impl Rule {
             Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
             Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase),
             Rule::DerKey => spec(DER_KEY_TRIGGERS, false, Boundary::Word, der_key),
+            Rule::EncodedPem => spec(&[ENCODED_PEM], false, Boundary::Word, encoded_pem),
+            Rule::DnsKey => spec(DNS_KEY_TRIGGERS, false, Boundary::Word, dns_key),
+            Rule::TinkKey => spec(&[TINK_KEY_DATA], false, Boundary::Quote, tink_key),
+            Rule::DockerConfig => spec(&[DOCKER_CONFIG], false, Boundary::Word, docker_config),
             Rule::ContinuedKey => {
                 spec(EXTENDED_KEY_PREFIXES, false, Boundary::Word, continued_key)
             }

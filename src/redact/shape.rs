@@ -170,6 +170,14 @@ pub(crate) fn at_least(b: &[u8], at: usize, class: fn(u8) -> bool, min: usize) -
     (end - at >= min).then_some(end)
 }
 
+/// Where `needle` first starts within the `reach` bytes from `at`, if it does.
+pub(crate) fn find_within(b: &[u8], at: usize, reach: usize, needle: &[u8]) -> Option<usize> {
+    let hay = b.get(at..b.len().min(at + reach))?;
+    hay.windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| at + i)
+}
+
 pub(crate) fn blanks(b: &[u8], at: usize) -> usize {
     run(b, at, is_blank)
 }
