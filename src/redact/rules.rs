@@ -15,9 +15,11 @@ use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
 use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
+use super::obfuscated::{obfuscated, OBFUSCATED_PREFIXES};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
+use super::service_field::{service_field, SERVICE_FIELDS};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
 /// A rule read by hand (the provider tokens are rows of `formats` instead).
@@ -43,6 +45,8 @@ pub(crate) enum Rule {
     TcpMd5Signature,
     PgpassLine,
     PppSecret,
+    ServiceField,
+    Obfuscated,
     AssertedCredential,
     KeystorePassword,
     JwkMember,
@@ -78,6 +82,8 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::TcpMd5Signature,
     Rule::PgpassLine,
     Rule::PppSecret,
+    Rule::ServiceField,
+    Rule::Obfuscated,
     Rule::AssertedCredential,
     Rule::KeystorePassword,
     Rule::JwkMember,
@@ -162,6 +168,8 @@ impl Rule {
                 Boundary::Any,
                 ppp_secret,
             ),
+            Rule::ServiceField => spec(SERVICE_FIELDS, false, Boundary::Any, service_field),
+            Rule::Obfuscated => spec(OBFUSCATED_PREFIXES, false, Boundary::Word, obfuscated),
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
