@@ -18,8 +18,7 @@
 //! * Oracle's `IDENTIFIED BY <password>` unquoted (its SQL Reference, CREATE USER; not `BY
 //!   VALUES '<hash>'`: a word of capitals is a keyword).
 //! * rabbitmqctl(8)'s `add_user|change_password <user> <password>`, mosquitto_passwd(1)'s
-//!   `-b <file> <user> <password>`, ejabberdctl's and prosodyctl's `register <user> <host>
-//!   <password>`, wpa_passphrase(8)'s `<ssid> <passphrase>`.
+//!   `-b <file> <user> <password>`, wpa_passphrase(8)'s `<ssid> <passphrase>`.
 //! * A client's `PASS` (FTP, POP3) and SMTP's `AUTH PLAIN` / `AUTH XOAUTH2` initial response
 //!   in a session's transcript (`> PASS x` as `curl -v` prints it, an RFC's `C: PASS x`).
 //!
@@ -54,8 +53,6 @@ const ROWS: &[(&str, u8, u8, u8)] = &[
     ("rabbitmqctl add_user ", 1, 2, 0),
     ("rabbitmqctl change_password ", 1, 2, 0),
     ("mosquitto_passwd -b ", 2, 3, 0),
-    ("ejabberdctl register ", 2, 3, 0),
-    ("prosodyctl register ", 2, 3, 0),
     ("wpa_passphrase ", 1, 2, 0),
     // A client's command in a session's transcript (`curl -v`'s `> `, an RFC's `C: `): FTP's
     // and POP3's `PASS` (RFC 959 §4.1.1, RFC 1939 §7), SMTP's `AUTH PLAIN` initial response
@@ -192,11 +189,6 @@ mod tests {
                 "mosquitto_passwd -b /etc/m/passwd alice Gh7jKl2Mn",
                 "Gh7jKl2Mn",
                 "alice",
-            ),
-            (
-                "ejabberdctl register alice example.com Gh7jKl2Mn",
-                "Gh7jKl2Mn",
-                "example.com",
             ),
             ("wpa_passphrase myssid Gh7jKl2Mn", "Gh7jKl2Mn", "myssid"),
             ("> USER alice\n> PASS Hj3kLp9Qz", "Hj3kLp9Qz", "> PASS "),
