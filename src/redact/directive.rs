@@ -308,9 +308,9 @@ pub(crate) fn tcp_md5_signature(text: &str, pos: usize) -> Option<Hit> {
 
 /// Names that run a password word into the word before it, each from a server's
 /// documentation: Redis's `requirepass` and `masterauth`, keytool's `-storepass` and
-/// `-keypass`, OpenLDAP's `rootpw`, nslcd's `bindpw`.
+/// `-keypass`, OpenLDAP's `rootpw`, nslcd's `bindpw`, offlineimap's `remotepass`.
 const GLUED_NAMES: &[&str] =
-    &["requirepass", "storepass", "keypass", "masterauth", "rootpw", "bindpw"];
+    &["requirepass", "storepass", "keypass", "masterauth", "rootpw", "bindpw", "remotepass"];
 
 /// Is the key word at `pos` (`pass`, `auth`, `pw`) the end of one of [`GLUED_NAMES`], standing
 /// alone as a name (`requirepass`, not `xrequirepass`)? The scan reads these from the key

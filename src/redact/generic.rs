@@ -49,7 +49,7 @@ pub(crate) const KEY_OWNERS: &[&str] = &["encryption", "signing", "master", "sto
 const ASSIGNMENT_SUFFIXES: &[&str] = &[
     "confirmation", "plaintext", "password", "private", "confirm", "access", "secret", "client",
     "master", "string", "phrase", "token", "admin", "plain", "value", "auth", "root", "user",
-    "hash", "word", "base", "key", "api", "app", "str", "db",
+    "hash", "word", "base", "key", "api", "app", "str", "tok", "db",
 ];
 
 /// Words of a name that say a `key` is no credential: an id, a position, a public half.

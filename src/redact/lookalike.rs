@@ -55,6 +55,31 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || named_a_dummy(s.name)
         || short_otp_key(s.text.get(..s.key_start).unwrap_or(""), s.value)
         || pattern_or_words(s)
+        || muttrc_command(s)
+        || radius_hash_attribute(s.name)
+}
+
+/// FreeRADIUS's password attributes named by their hash (rlm_pap: `SSHA-Password`,
+/// `NT-Password`, `Crypt-Password`, …): a hash of the password, where only
+/// `Cleartext-Password` holds it.
+fn radius_hash_attribute(name: &str) -> bool {
+    // The hash's name, alone or with its size (`SHA2-512`, `SSHA2-256`): not `Shared-`.
+    let named = |h: &str, p: &str| {
+        let sized = |r: &str| r.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+        h.strip_prefix(p).is_some_and(|r| r.is_empty() || sized(r))
+    };
+    name.strip_suffix("-password").is_some_and(|h| {
+        ["ssha", "smd5", "sha", "pbkdf2", "crypt", "md5", "nt", "lm", "ns-mta-md5"]
+            .iter()
+            .any(|p| named(h, p))
+    })
+}
+
+/// muttrc(5)'s command substitution: a `set` whose value is in backticks runs the command
+/// and takes its output (`set imap_pass=\`pass show mail\``), the way its manual keeps a
+/// password out of the file.
+fn muttrc_command(s: &Seen) -> bool {
+    s.quote == Some(b'`') && line_before(s.text, s.key_start).trim_start().starts_with("set ")
 }
 
 /// A filler by its pattern (`yyyyy`, an encoding's alphabet), prose where a value stands (a

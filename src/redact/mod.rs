@@ -33,6 +33,10 @@
 //!   the line says it is one (after its block's `login`/`user` line, or after a setting's own
 //!   name: `mqtt_broker_password Crocus`), a TSIG key's bare `secret <base64>;`; a block
 //!   grammar's `passwd x;` statement and an INI password after its section's user (`block`).
+//! * A password in a positional field of a service's line or command (`service_field`: NUT's
+//!   `MONITOR`, `SQLConnectInfo`, `createUser`, Cisco's `password 7 <hex>`, `/msg NickServ
+//!   IDENTIFY`, `rabbitmqctl add_user`, a transcript's `> PASS`), a reversible encoding by
+//!   its prefix (`obfuscated`: `OBF:`, `$9$`, `{xor}`).
 //! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
 //! * Secrets named by their use, read by their standard's format (`otp_and_pkce`): a
 //!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) or its
@@ -166,6 +170,7 @@ mod key_material;
 mod lookalike;
 mod naming;
 mod not_secret;
+mod obfuscated;
 mod otp_and_pkce;
 mod pair;
 mod private_key;
@@ -177,6 +182,7 @@ mod roff;
 mod rules;
 mod scan;
 mod seed_phrase;
+mod service_field;
 mod shape;
 mod slot;
 mod stand_in;

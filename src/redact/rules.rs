@@ -18,9 +18,11 @@ use super::headers::{authorization, bearer};
 use super::hit::{Boundary, Hit};
 use super::jwk::{jwk_member, JWK_MEMBERS};
 use super::keystore::{keystore_password, KEYSTORE_DECRYPTS};
+use super::obfuscated::{obfuscated, OBFUSCATED_PREFIXES};
 use super::otp_and_pkce::{code_verifier, otp_seed, CODE_VERIFIERS, OTP_GENERATORS};
 use super::private_key::{private_key_block, putty_private_lines, PUTTY_PRIVATE_LINES};
 use super::raw_key::{raw_key_or_phrase, RAW_KEY_TRIGGERS, SECRET_NAME_TRIGGERS};
+use super::service_field::{service_field, SERVICE_FIELDS};
 use super::tink_keyset::{tink_key, TINK_KEY_DATA};
 use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 
@@ -47,6 +49,8 @@ pub(crate) enum Rule {
     TcpMd5Signature,
     PgpassLine,
     PppSecret,
+    ServiceField,
+    Obfuscated,
     AssertedCredential,
     KeystorePassword,
     JwkMember,
@@ -86,6 +90,8 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::TcpMd5Signature,
     Rule::PgpassLine,
     Rule::PppSecret,
+    Rule::ServiceField,
+    Rule::Obfuscated,
     Rule::AssertedCredential,
     Rule::KeystorePassword,
     Rule::JwkMember,
@@ -174,6 +180,8 @@ impl Rule {
                 Boundary::Any,
                 ppp_secret,
             ),
+            Rule::ServiceField => spec(SERVICE_FIELDS, false, Boundary::Any, service_field),
+            Rule::Obfuscated => spec(OBFUSCATED_PREFIXES, false, Boundary::Word, obfuscated),
             Rule::AssertedCredential => {
                 spec(ASSERTIONS, false, Boundary::Any, asserted_credential)
             }
