@@ -11,6 +11,7 @@
 //! bare value of one word; a TSIG key's `secret` takes its base64 bare (ISC dhcpd).
 
 use super::block::ini_setting;
+use super::fwknop::{is_base64_key, names_a_base64_key};
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
 use super::pair::{line_before, name_start};
@@ -58,6 +59,7 @@ pub(crate) fn takes_bare_value(text: &str, key_start: usize, name_end: usize, va
     BARE_DIRECTIVES.iter().any(|d| name.eq_ignore_ascii_case(d))
         || (mixed && BARE_WORDS.iter().any(|d| name.eq_ignore_ascii_case(d)))
         || (name.eq_ignore_ascii_case("secret") && is_tsig_secret(value))
+        || (names_a_base64_key(name) && is_base64_key(value))
         || stated_password(text, key_start, name_end, value)
 }
 

@@ -288,6 +288,8 @@ const TABLE: &str = concat!(
     "\" @wif A{50,52} sum!:b58\n",
     // BIP-32 extended private keys, with SLIP-0132's versions: 111 characters of Base58Check.
     "extended-private-key xprv|tprv|yprv|zprv|uprv|vprv|Yprv|Zprv|Uprv|Vprv A{107} sum:b58\n",
+    // Aptos' AIP-80 private keys: the scheme, `-priv-`, and the key's 32 bytes in hex.
+    "aptos-private-key ed25519-priv-0x|secp256k1-priv-0x H{64}\n",
     // Nostr's private key (NIP-19): bech32 of 32 bytes after `nsec`.
     "nostr-secret-key nsec1 l{58} sum:bech32\n",
     // Tezos's secret keys (src/lib_crypto/base58.ml): Ed25519, secp256k1 and P-256 seeds, 54

@@ -13,6 +13,7 @@ use super::directive::{
     user_line_above,
 };
 use super::entropy::bits_per_char;
+use super::fwknop::names_a_base64_key;
 use super::hit::Hit;
 use super::key_material::{hex_key_bytes, not_key_material, pam_module_key};
 use super::lookalike::{is_lookalike, Seen};
@@ -35,7 +36,8 @@ use super::z85::with_z85;
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
     "passphrase", "credentials", "private_key", "private-key", "privatekey",
     "access_key", "access-key", "accesskey", "credential", "password", "api_key", "api-key",
-    "passwd", "secret", "apikey", "token", "creds", "pass", "auth", "pwd", "pskc", "psk", "key",
+    "passwd", "secret", "apikey", "token", "creds", "pass", "auth", "pwd", "pskc", "skey", "psk",
+    "key",
 ];
 
 /// Words that name a key when `key` follows them, with or without a `_`, `-` or `.` between
@@ -49,15 +51,15 @@ pub(crate) const KEY_OWNERS: &[&str] = &["encryption", "signing", "master", "sto
 const ASSIGNMENT_SUFFIXES: &[&str] = &[
     "confirmation", "plaintext", "password", "private", "confirm", "access", "secret", "client",
     "master", "string", "phrase", "token", "admin", "plain", "value", "auth", "root", "user",
-    "hash", "word", "base", "key", "api", "app", "str", "tok", "db",
+    "hash", "word", "base64", "base", "key", "api", "app", "str", "tok", "db",
 ];
 
 /// Words of a name that say a `key` is no credential: an id, a position, a public half.
 #[rustfmt::skip]
 const NOT_SECRET_KEY_NAMES: &[&str] = &[
-    "public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "site", "index",
-    "publishable", "lookup", "row", "hot", "map", "dedup", "unique", "object", "bucket", "react",
-    "i18n", "translation", "message", "label", "query", "group", "result", "limit", "websocket",
+    "public", "primary", "foreign", "sort", "partition", "policy", "cache", "idempotency", "site",
+    "index", "publishable", "lookup", "row", "hot", "map", "dedup", "unique", "object", "bucket",
+    "react", "i18n", "translation", "message", "label", "query", "group", "result", "limit", "websocket",
 ];
 
 /// Names of tokens that are no credentials: the handles APIs page, order, deduplicate and
@@ -136,6 +138,8 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let statement = (sep == Separator::Blank)
         .then(|| block_statement(text, name_start(text, pos), name_end))
         .flatten();
+    // `.fwknoprc`'s `KEY_BASE64 <base64>`: a key's variable and its value.
+    let fwknop_key = text.get(name_start(text, pos)..name_end).is_some_and(names_a_base64_key);
     let blank = match sep {
         Separator::Blank
             if is_cli_flag(text, pos)
@@ -147,7 +151,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         }
         // `passwd alice` is the command that changes a password.
         Separator::Blank
-            if (password || lower_key == "secret")
+            if (password || lower_key == "secret" || fwknop_key)
                 && (lower_key != "passwd" || statement.is_some())
                 && starts_line(text, pos) =>
         {
@@ -236,7 +240,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // and `PASS`, `pwd` or `secret` alone open too many other lines (test runners' `PASS
     // TestX`, the shell's `pwd`).
     let bare = quote.is_none()
-        && (v.contains('/')
+        && ((v.contains('/') && !fwknop_key)
             || key == "PASS"
             || !(statement.is_some() || takes_bare_value(text, pos, name_end, v)));
     let closed = quote.is_some() || is_tsig_secret(v) || statement.is_some();

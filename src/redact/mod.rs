@@ -59,7 +59,9 @@
 //!   keys and Tor's onion and client keys (rows of `formats`), a PEM private key in base64
 //!   (`encoded_pem`: kubeconfig's `client-key-data`), a DNSSEC key file's private fields and
 //!   a TSIG key's secret (`dns_key`), a Tink keyset's secret key data (`tink_keyset`), a
-//!   Docker `config.json` in base64 holding a credential (`docker_config`).
+//!   Docker `config.json` in base64 holding a credential (`docker_config`), Aptos' AIP-80
+//!   private keys (a row of `formats`), fwknop's `KEY_BASE64` and `HMAC_KEY_BASE64`
+//!   (`fwknop`), Duo's `skey`.
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
@@ -160,6 +162,7 @@ mod entropy;
 mod filler;
 mod format;
 mod formats;
+mod fwknop;
 mod generic;
 mod headers;
 mod hit;

@@ -15,6 +15,17 @@ pub(crate) fn is_public_form(v: &str, after: &str) -> bool {
         || is_labelled_digest(v)
         || is_publishable_key(v)
         || is_cache_key(v)
+        || is_extended_public_key(v)
+}
+
+/// A BIP-32 extended public key (`xpub`, `tpub`, SLIP-0132's `ypub`, `zpub`, `Ypub`, `Zpub`,
+/// `upub`, `vpub`): 111 characters of Base58Check, the public half of an `xprv`.
+fn is_extended_public_key(v: &str) -> bool {
+    v.len() == 111
+        && v.get(1..4) == Some("pub")
+        && v.starts_with(['x', 't', 'y', 'z', 'Y', 'Z', 'u', 'v'])
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() && !b"0OIl".contains(&c))
 }
 
 /// `arn:partition:service:region:account-id:resource` (AWS IAM User Guide, "Amazon Resource

@@ -283,6 +283,8 @@ fn key_value(b: &[u8], open: usize, close: usize) -> Option<Hit> {
 fn byte_list(b: &[u8], at: usize) -> Option<Hit> {
     let eq = run_within(b, at, 48, |c| !matches!(c, b'\n' | b'='));
     let mut i = spaces(b, blanks(b, eq + 1));
+    // `&[u8; 32] = &[…]`: a reference to the array.
+    i += usize::from(b.get(i) == Some(&b'&'));
     (b.get(eq) == Some(&b'=') && b.get(i) == Some(&b'[')).then_some(())?;
     // The hex digits seen, one bit each.
     let (mut seen, mut n, mut start, mut end) = (0u16, 0, None, i);
