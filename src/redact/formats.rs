@@ -174,6 +174,9 @@ const TABLE: &str = concat!(
     "sumologic-token @sumo A{64}\n",
     "meraki-key @meraki h{40}\n",
     "launchdarkly-token @launchdarkly P{40}\n",
+    // Unleash (docs.getunleash.io, "API tokens and client keys"): `<project>:<environment>.`
+    // and 28 random bytes in hex; `*` for all projects, `default` the default project.
+    "unleash-token *:|default: w{3,24}.h{56}\n",
     "fastly-token @fastly P{32}\n",
     "okta-token @okta=00 P{40}\n",
     "hubspot-key @hubspot H{8}-H{4}-H{4}-H{4}-H{12}\n",

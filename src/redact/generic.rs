@@ -26,6 +26,7 @@ use super::pair::{
     call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, name_start,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
+use super::env_default::env_default;
 use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at};
 use super::tokens::{context_kind, prefer_token};
 use super::z85::with_z85;
@@ -210,7 +211,10 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `auth = ("user", "…")`: a tuple of user and password.
     let (sep, value_start) = match (sep, bytes.get(ks.end)) {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
-        _ => (sep, decoded_literal(bytes, ks.end).unwrap_or(ks.end)),
+        _ => {
+            let literal = decoded_literal(bytes, ks.end).or_else(|| env_default(bytes, ks.end));
+            (sep, literal.unwrap_or(ks.end))
+        }
     };
     let mut value = value_at(text, value_start, sep)?;
     // A statement's value is all its `;` ends (`Ma&^TU;`).

@@ -5,7 +5,7 @@
 //! # What is redacted
 //!
 //! * Provider credentials, by their shape alone wherever they stand: every row of the
-//!   provider table (`formats`, 255 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
+//!   provider table (`formats`, 282 rows: AWS, GitHub, GitLab, Slack, Stripe, Square, Shopify,
 //!   Telegram, age, Grafana, Vercel, Anthropic, OpenAI and the rest, with GitHub's
 //!   and npm's checksums verified; Bitcoin, Stellar and XRP Ledger keys by their checksums,
 //!   `checksum`) and JSON Web Tokens; the table's context rows take a
@@ -18,7 +18,7 @@
 //!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
 //!   PHP arrays and `define`, a key a call names after a section or module (`config.set("s",
 //!   "password", "…")`, Kamailio's `modparam`), Python's `b"…"` literals, the default of
-//!   `getenv`/`get`, a call's literal
+//!   `getenv`/`get` and of `process.env.X ||` (`env_default`), a call's literal
 //!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements
 //!   (`<password>`, `<admin-password>`), .NET's
 //!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
@@ -45,7 +45,8 @@
 //! * Raw private keys in code (`raw_key`): a private key's documented size in hex under a
 //!   name that says private (`sk`, `alice_priv`, `privateKeyHex`, `seed`, `OPENSSL_SK`,
 //!   `SECRET_KEY: [u8; 32] =`) or handed to a key's type (`"…".parse::<LocalWallet>()`,
-//!   `SigningKey::from_bytes(&hex!("…"))`, `Keypair::from_protobuf_encoding`), never a public
+//!   `SigningKey::from_bytes(&hex!("…"))`, `Keypair::from_protobuf_encoding`, `Key::<64>::
+//!   try_from`), in padded base64 of 32 or 64 bytes, a compressed key's `…01`, never a public
 //!   key's, a digest's or a nonce's; and a BIP-39 recovery phrase under a mnemonic's name
 //!   (`seed_phrase`: `.mnemonic("abstract vacuum … puzzle")`). Also its bytes listed
 //!   (`[0xa5, …]`), a byte string of its declared size, RFC 6238's test seeds, a private
@@ -159,6 +160,7 @@ mod dns_key;
 mod docker_config;
 mod encoded_pem;
 mod entropy;
+mod env_default;
 mod filler;
 mod format;
 mod formats;

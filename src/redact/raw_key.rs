@@ -36,6 +36,7 @@ use super::tokens::context_kind;
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
     "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "wif",
+    "SymmetricKey",
 ];
 
 /// `secret_` in a name the generic rule left (`secret_key_hex`, `secret_exponent`), read
@@ -57,6 +58,7 @@ const PRIVATE_WORDS: &[&str] = &[
     "seckey",
     "scalar",
     "wif",
+    "symmetric",
 ];
 
 /// Key types whose name has no such word: dalek's `SigningKey`, ethers' `LocalWallet`.
@@ -126,6 +128,7 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
     let exponent = name.windows(8).any(|w| w.eq_ignore_ascii_case(b"exponent"));
     key_value(b, open, close)
         .or_else(|| key_integer(b, open, close).filter(|_| exponent))
+        .or_else(|| key_base64(b, open, close))
         .or_else(|| {
             // `"seed": "sn…"`, `"wif": "T7…"`: a format the provider table's context rows
             // read (XRP's seed, any coin's WIF).
@@ -172,6 +175,9 @@ pub(crate) fn says_private(name: &[u8], key: Key) -> bool {
             Some(c) if !c.is_ascii_alphanumeric() => word.get(1..).unwrap_or_default(),
             _ => word,
         };
+        // A name's number counts its kind (`seed2`, `sk1`).
+        let digits = word.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+        let word = word.get(..word.len() - digits).unwrap_or_default();
         start = i;
         let is = |w: &&str| w.as_bytes().eq_ignore_ascii_case(word);
         if NOT_PRIVATE_WORDS.iter().any(is) {
@@ -216,9 +222,15 @@ fn value_after(b: &[u8], name_end: usize) -> Option<(usize, usize)> {
             i = at;
             continue;
         }
-        let call = run_within(b, i, NAME_REACH, |c| {
+        let mut call = run_within(b, i, NAME_REACH, |c| {
             is_word(c) || matches!(c, b'.' | b':' | b'!')
         });
+        // Rust's generic arguments in a path (the reference's "turbofish"): `Key::<64>::
+        // try_from(`, `PasetoSymmetricKey::<V4, Local>::from(`, a line's few bytes at most.
+        let close = run_within(b, call, 24, |c| !matches!(c, b'>' | b'\n' | b'('));
+        if b.get(call) == Some(&b'<') && b.get(close) == Some(&b'>') {
+            call = run_within(b, close + 1, NAME_REACH, |c| is_word(c) || c == b':');
+        }
         if b.get(call) != Some(&b'(') {
             break;
         }
@@ -278,6 +290,19 @@ fn key_value(b: &[u8], open: usize, close: usize) -> Option<Hit> {
     key_hex(b, open, close).or_else(|| key_integer(b, open, close).filter(|_| int))
 }
 
+/// The literal `open..close` if it is padded base64 (RFC 4648 §4) of 32 or 64 bytes, an
+/// Ed25519 seed or NaCl secret key as TonWeb's and libsodium's users write them
+/// (`seed = base64ToBytes('…=')`), mixed as key bytes encode: its span.
+fn key_base64(b: &[u8], open: usize, close: usize) -> Option<Hit> {
+    let v = b.get(open..close)?;
+    let body = v.strip_suffix(b"==").or_else(|| v.strip_suffix(b"="))?;
+    let sized = matches!((v.len(), v.len() - body.len()), (44, 1) | (88, 2));
+    let alphabet = body.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/'));
+    let mixed = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit];
+    let mixed = mixed.iter().all(|f| body.iter().any(f));
+    (sized && alphabet && mixed).then_some(Hit::span(open, close, "private-key"))
+}
+
 /// `[u8; 32] = [0xa5, 0x46, …]`: a key's bytes listed, from the `=` after `at`, of a
 /// private key length, varied as its hex would be (8 of the 16 digits, letters and digits).
 fn byte_list(b: &[u8], at: usize) -> Option<Hit> {
@@ -322,7 +347,10 @@ pub(crate) fn key_hex(b: &[u8], open: usize, close: usize) -> Option<Hit> {
     // (`12`) and its length, of the key's 64 or 32 bytes.
     let protobuf = (hex.len() == 136 && hex.starts_with(b"08011240"))
         || (hex.len() == 72 && hex.starts_with(b"08021220"));
-    let sized = matches!(hex.len(), 64 | 96 | 112 | 114 | 128 | 132) || protobuf;
+    // A compressed key's 32 bytes and Bitcoin's flag `01`, as Stacks writes private keys
+    // (`isPrivateKeyCompressed`; the WIF's payload, Bitcoin wiki "Wallet import format").
+    let compressed = hex.len() == 66 && hex.ends_with(b"01");
+    let sized = matches!(hex.len(), 64 | 96 | 112 | 114 | 128 | 132) || protobuf || compressed;
     (sized && varied_hex(hex)).then_some(Hit::span(start, close, "private-key"))
 }
 
@@ -457,6 +485,33 @@ mod tests {
     /// in bounded steps per trigger (`NAME_REACH`), not to its end each time: 200 KB of
     /// `Keypair` took 22 s before, of `priv:` 1.7 s (the speed is the benchmark's to show;
     /// this pins what comes out).
+    #[test]
+    fn keys_through_generic_calls_compressed_and_in_base64() {
+        let hex = "3a9f0c1b2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8";
+        let b64 = "Qm9vTmV3U2VlZEZvckVkMjU1MTlLZXkxMjM0NTY3ODk=";
+        for (text, secret) in [
+            (format!("let sk = Key::<32>::try_from(\"{hex}\")?;"), hex.to_string()),
+            (format!("k = SymmetricKey::<V4, Local>::from(x(\"{hex}\"))"), hex.to_string()),
+            (format!("Address.fromPrivateKey('{hex}01')"), format!("{hex}01")),
+            (format!("const seed2 = base64ToBytes('{b64}');"), b64.to_string()),
+        ] {
+            assert!(!redact(&text).contains(&secret), "{text}");
+        }
+        for text in [
+            format!("let pk = Key::<32>::try_from(\"{hex}\")?;"),
+            format!("pubKey = fromPublicKey('02{hex}01')"),
+            format!("const publicKey = base64ToBytes('{b64}');"),
+            format!("const seed = '{}=';", "a".repeat(43)),
+        ] {
+            assert_eq!(redact(&text), text);
+        }
+        // Bounded: unclosed generic argument lists over 200 KB.
+        let long = "let seed = Key::<".repeat(12_000);
+        let start = std::time::Instant::now();
+        assert_eq!(redact(&long), long);
+        assert!(start.elapsed().as_millis() < 500);
+    }
+
     #[test]
     fn a_long_word_of_triggers_is_read_once() {
         for unit in [
