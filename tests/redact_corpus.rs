@@ -11,8 +11,8 @@
 //!   never with a list of their failing cases; three of them (unseen, sealed, blind) are
 //!   tuned against since [15]'s fifth round, one (apart) since its sixth, one (aside)
 //!   since its sixth's second half, one (beyond) since its seventh and one (afar) since its
-//!   seventh's second half, each after its clean figure was taken, and keep what the round that tuned them reached as floors;
-//!   anew, yonder and distant are frozen.
+//!   seventh's second half, two (anew, yonder) since its eighth, each after its clean figure
+//!   was taken, and keep what the round that tuned them reached as floors; distant is frozen.
 //! * Real transcripts: every string in every transcript under
 //!   `../shared/real-transcripts/` (public sessions, no live credentials) is
 //!   redacted and each redaction printed with its context; any redaction not in
@@ -222,7 +222,9 @@ fn held_out_afar() -> Vec<Case> {
 /// The twelfth held-out set (issue [15], seventh round): verbatim test data, sample configs,
 /// manuals, READMEs and code from Debian, PyPI and npm packages named s to z and crates named
 /// n to z, none used by the other corpora or sweeps, committed before any of that round's
-/// rules changed, never read by its rule writers, and measured once, at the round's end.
+/// rules changed, never read by its rule writers, and measured once, at the round's end;
+/// promoted to development in the eighth round, whose `outlier` branch wrote rules from its
+/// failing cases.
 fn held_out_anew() -> Vec<Case> {
     parse(
         &fixture("held-out-anew.txt"),
@@ -233,8 +235,9 @@ fn held_out_anew() -> Vec<Case> {
 /// The thirteenth held-out set (issue [15], eighth round): verbatim test data, sample configs,
 /// manuals, READMEs and code from Debian, PyPI and npm packages named a to k and crates named
 /// n to z, none used by the other corpora or sweeps, committed before any of that round's
-/// rules changed (whose writers read specifications only), never read by them, and measured
-/// at the round's start and end.
+/// rules changed, measured at its start and again with the rules its writers took from
+/// specifications alone (its clean figures), then promoted: one writer of that round wrote
+/// rules from its failing cases.
 fn held_out_yonder() -> Vec<Case> {
     parse(
         &fixture("held-out-yonder.txt"),
@@ -243,7 +246,8 @@ fn held_out_yonder() -> Vec<Case> {
 }
 
 /// The fourteenth held-out set (issue [15], eighth round): as yonder, from Debian, PyPI and
-/// npm packages named l to z and crates named a to m.
+/// npm packages named l to z and crates named a to m, but never read by a rule writer and
+/// measured at the round's start and end only.
 fn held_out_distant() -> Vec<Case> {
     parse(
         &fixture("held-out-distant.txt"),
@@ -456,6 +460,22 @@ const AFAR_FLOOR: Floor = Floor {
     false_positives: 0,
 };
 
+/// The yonder set, promoted to development in [15]'s eighth round after its clean figures (68
+/// of 81 and 4 of 206 before the round, and the same with the rules written from
+/// specifications); the writer of its failing cases (branch `hither`) reached 72 and 1.
+/// The anew set, promoted to development in [15]'s eighth round after its clean figure (59 of
+/// 68 and 3 of 164, at the seventh round's end and again with the eighth round's rules from
+/// specifications); the writer of its failing cases (branch `outlier`) reached 68 and 3.
+const ANEW_FLOOR: Floor = Floor {
+    recalled: 68,
+    false_positives: 3,
+};
+
+const YONDER_FLOOR: Floor = Floor {
+    recalled: 72,
+    false_positives: 1,
+};
+
 #[test]
 fn corpus_recall_and_false_positives() {
     let co = co_developed_figures();
@@ -498,8 +518,8 @@ fn corpus_recall_and_false_positives() {
         row("aside (`held-out-aside.txt`, tuned against since the sixth round's second half)", &aside),
         row("beyond (`held-out-beyond.txt`, tuned against since the seventh round)", &beyond),
         row("afar (`held-out-afar.txt`, tuned against since the seventh round's second half)", &afar),
-        row("held-out anew (`held-out-anew.txt`, frozen)", &anew),
-        row("held-out yonder (`held-out-yonder.txt`, frozen)", &yonder),
+        row("anew (`held-out-anew.txt`, tuned against since the eighth round)", &anew),
+        row("yonder (`held-out-yonder.txt`, tuned against since the eighth round)", &yonder),
         row("held-out distant (`held-out-distant.txt`, frozen)", &distant),
     ]
     .join("\n");
@@ -539,6 +559,8 @@ fn corpus_recall_and_false_positives() {
         ("aside", &aside, &ASIDE_FLOOR),
         ("beyond", &beyond, &BEYOND_FLOOR),
         ("afar", &afar, &AFAR_FLOOR),
+        ("anew", &anew, &ANEW_FLOOR),
+        ("yonder", &yonder, &YONDER_FLOOR),
     ] {
         assert!(
             figures.recalled >= floor.recalled && figures.false_positives <= floor.false_positives,
