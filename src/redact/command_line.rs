@@ -13,8 +13,7 @@
 
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
-use super::pair::line_before;
-use super::shape::{blanks, chars_until, lit, lit_ci, quoted, run};
+use super::shape::{blanks, chars_until, line_before, lit, lit_ci, quoted, run};
 
 /// The password of `curl -u user:pass`: `(?:-u|--user)(?:[ \t]+|=)["']?`
 /// `[A-Za-z0-9._%+@-]*:(?P<s>[^\s'"\[]+)`, on the line of an HTTP client.

@@ -14,8 +14,7 @@ use super::block::ini_setting;
 use super::fwknop::{is_base64_key, names_a_base64_key};
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
-use super::pair::{line_before, name_start};
-use super::shape::quoted;
+use super::shape::{line_before, name_start, quoted};
 
 /// Is the name that ends at or holds the key word at `key_start` the first word of its line
 /// (after indentation, and after a `#` or `;` that comments a sample directive out)?

@@ -23,11 +23,11 @@ use super::not_secret::{
     looks_like_code, names_a_password,
 };
 use super::pair::{
-    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep, name_start,
+    call_value, flag_before, in_parameter_expansion, is_cli_flag, is_netrc, key_sep,
     quote_before_name, separator_follows, value_at, whole_name, Separator,
 };
 use super::env_default::env_default;
-use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at};
+use super::shape::{any_of, decoded_literal, is_b64_digest, is_word, literal_at, name_start};
 use super::tokens::{context_kind, prefer_token};
 use super::z85::with_z85;
 
@@ -171,7 +171,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
         .checked_sub(1)
         .and_then(|p| bytes.get(p))
         .is_some_and(|c| *c == b':')
-        && super::pair::line_before(text, pos)
+        && super::shape::line_before(text, pos)
             .rsplit([' ', '"', '\'', '=', '(', '\t'])
             .next()
             .is_some_and(|t| t.starts_with("arn:"))
@@ -321,11 +321,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     let weak = lower_key == "pass" || lower_key == "pwd";
     let connection_string = weak
         && sep == Separator::Sign("=")
-        && super::pair::line_before(text, pos)
+        && super::shape::line_before(text, pos)
             .trim_end()
             .ends_with(';')
         && {
-            let line = super::pair::line_before(text, pos).to_ascii_lowercase();
+            let line = super::shape::line_before(text, pos).to_ascii_lowercase();
             [";uid=", "user id=", "server=", "driver=", "data source="]
                 .iter()
                 .any(|w| line.contains(w))
@@ -369,7 +369,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             || (!env_line
                 && not_key_material(v)
                 && !hex_key_bytes(bytes, v, value_start != ks.end, value.consumed)
-                && !pam_module_key(super::pair::line_before(text, pos), v)));
+                && !pam_module_key(super::shape::line_before(text, pos), v)));
     // Asked last, and only of tokens: it allocates.
     let handle = || {
         let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
@@ -528,7 +528,7 @@ fn query_filler(text: &str, pos: usize, v: &str) -> bool {
     }
     let value = v.split('#').next().unwrap_or(v);
     (value.len() < v.len() && is_placeholder(value))
-        || super::pair::line_before(text, pos).contains("badge")
+        || super::shape::line_before(text, pos).contains("badge")
 }
 
 /// Why a blank may stand between a key and its value.

@@ -11,8 +11,8 @@ use super::naming::{
     spells_its_key,
 };
 use super::not_secret::{is_name, is_placeholder, is_type_name};
-use super::pair::{line_before, Separator};
-use super::shape::{any_of, first_of, last_of};
+use super::pair::Separator;
+use super::shape::{any_of, first_of, last_of, line_before};
 use super::prose::{field_list, instruction, scheme_and_word};
 use super::public_form::is_public_form;
 use super::reference::{is_uref, npm_auth_setting};

@@ -11,7 +11,9 @@ use super::directive::{
     config_setter, fetchmail_poll, insecure_password, psk_entry, sql_password, starts_line,
 };
 use super::roff::roff_quoted;
-use super::shape::{literal_at, name_quoted_before, quoted, string_prefix, unquoted_end};
+use super::shape::{
+    line_before, literal_at, name_quoted_before, name_start, quoted, string_prefix, unquoted_end,
+};
 
 /// How a key meets its value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -512,17 +514,6 @@ pub(crate) fn is_netrc(text: &str, key_start: usize, key: &str) -> bool {
     on_line || above
 }
 
-/// The current line up to `pos`, at most its last 512 bytes (minified code has megabyte
-/// lines; context further back says nothing about a flag).
-pub(crate) fn line_before(text: &str, pos: usize) -> &str {
-    let mut start = pos.saturating_sub(512);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    let head = text.get(start..pos).unwrap_or("");
-    head.rsplit('\n').next().unwrap_or(head)
-}
-
 /// The quote that opens the string a key name sits in, if any: the byte before the run of
 /// name characters that ends at `key_start`.
 pub(crate) fn quote_before_name(text: &str, key_start: usize) -> Option<u8> {
@@ -533,19 +524,6 @@ pub(crate) fn quote_before_name(text: &str, key_start: usize) -> Option<u8> {
     head.get(name_start)
         .copied()
         .filter(|c| b"\"'`".contains(c))
-}
-
-/// Where the name that the key word at `key_start` ends or sits in begins: back over at
-/// most 64 name characters (`DB_` of `DB_PASSWORD`, `auth_` of `auth_pass`).
-pub(crate) fn name_start(text: &str, key_start: usize) -> usize {
-    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
-    let before = head
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
-        .count();
-    key_start - before
 }
 
 /// The whole name the key word at `key_start` ends or sits in (`hashed_secret`,

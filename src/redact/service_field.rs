@@ -26,8 +26,7 @@
 
 use super::hit::Hit;
 use super::not_secret::{is_placeholder, names_itself};
-use super::pair::line_before;
-use super::shape::is_word;
+use super::shape::{is_word, line_before};
 
 /// The line opens with the row's literal (after blanks).
 const OPENS: u8 = 1;

@@ -322,6 +322,30 @@ pub(crate) fn is_uuid(v: &str) -> bool {
         })
 }
 
+/// The current line up to `pos`, at most its last 512 bytes (minified code has megabyte
+/// lines; context further back says nothing about a flag).
+pub(crate) fn line_before(text: &str, pos: usize) -> &str {
+    let mut start = pos.saturating_sub(512);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let head = text.get(start..pos).unwrap_or("");
+    head.rsplit('\n').next().unwrap_or(head)
+}
+
+/// Where the name that the key word at `key_start` ends or sits in begins: back over at
+/// most 64 name characters (`DB_` of `DB_PASSWORD`, `auth_` of `auth_pass`).
+pub(crate) fn name_start(text: &str, key_start: usize) -> usize {
+    let head = text.as_bytes().get(..key_start).unwrap_or(&[]);
+    let before = head
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
+        .count();
+    key_start - before
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::redact_counted;
