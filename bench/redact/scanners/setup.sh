@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python tools of the scanner benchmark (run.sh): a venv with detect-secrets and the
+# `regex` module, pinned, from PyPI alone. Idempotent: a venv that already holds these
+# versions is left as it is. Hand-run only; nothing in CI or the README's test command uses it.
+#
+#   bench/redact/scanners/setup.sh      COMPACT_PLUS_TOOLS=<dir> bench/redact/scanners/setup.sh
+set -euo pipefail
+# detect-secrets 1.5.0 is Yelp's newest release; regex for gitleaks' Go (RE2) patterns, which
+# put inline flags like (?i) in mid-pattern where Python's re refuses them.
+PINS=(detect-secrets==1.5.0 regex==2026.11.19)
+venv="${COMPACT_PLUS_TOOLS:-$HOME/.cache/compact-plus-tools}/scanners"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -m pip freeze 2>/dev/null | grep -qix "detect-secrets==1.5.0" \
+  || ! "$venv/bin/python" -m pip freeze 2>/dev/null | grep -qix "regex==2026.11.19"; then
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --index-url https://pypi.org/simple "${PINS[@]}"
+fi
+echo "$venv"
