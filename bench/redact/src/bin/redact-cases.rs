@@ -18,7 +18,9 @@ fn main() {
         other => panic!("redact-cases new|old, not {other:?}"),
     };
     let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).expect("UTF-8 case texts on stdin");
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .expect("UTF-8 case texts on stdin");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for text in input.split('\0') {
         let (redacted, count) = redact(text);
