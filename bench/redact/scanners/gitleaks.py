@@ -118,7 +118,7 @@ class Gitleaks:
         self.rules = [r for r in map(Rule, table["rules"]) if r.regex and not r.path]
 
     def detect(self, raw):
-        """Findings in one fragment: a list of (rule id, secret, start, end of the match)."""
+        """Findings in one fragment: a list of (rule id, secret, line number)."""
         # Detect: the keyword prefilter is a case-insensitive substring test (gitleaks runs
         # an Aho-Corasick trie over the lowercased fragment); a rule with no keywords always
         # runs.
@@ -128,16 +128,18 @@ class Gitleaks:
             if rule.keywords and not any(k in low for k in rule.keywords):
                 continue
             findings += self.detect_rule(raw, rule)
-        return filter_generic(raw, findings)
+        return filter_generic(findings)
 
     def detect_rule(self, raw, rule):
         found = []
+        newlines = [i for i, c in enumerate(raw) if c == "\n"]
         for m in rule.regex.finditer(raw):
             # detectRule: the match with newlines trimmed from both ends is the finding's
             # Match and first Secret; its end moves to the trimmed length (gitleaks #1352).
             match = m.group(0).strip("\n")
             start, end = m.start(), m.start() + len(match)
-            line = line_of(raw, start, end)
+            line_no, first, last = location(newlines, raw, start, end)
+            line = raw[first:last]
             if ALLOW_SIGNATURE in line:
                 continue
             secret = match
@@ -158,36 +160,47 @@ class Gitleaks:
             # The global allowlists first, then the rule's; `line` stands for currentLine.
             if any(a.allows(secret, match, line) for a in self.allowlists + rule.allowlists):
                 continue
-            found.append((rule.id, secret, start, end))
+            found.append((rule.id, secret, line_no))
         return found
 
 
-def line_of(raw, start, end):
-    """The lines the match spans (location.go's startLineIndex to endLineIndex)."""
-    first = raw.rfind("\n", 0, start) + 1
-    last = raw.find("\n", end)
-    return raw[first : len(raw) if last < 0 else max(last, end)]
+def location(newlines, raw, start, end):
+    """location.go's `location`, literally: the match's line number (counted from 0) and the
+    bounds of its Line. Each bound is a newline's index, so a Line after the first starts
+    with its "\n"; a match on a last line with no newline after it gets a Line from the
+    start of the text (startLineIndex keeps its default, 0)."""
+    if not newlines:
+        newlines = [len(raw)]
+    prev, line_set, number, first, last = 0, False, 0, 0, 0
+    for n, newline in enumerate(newlines):
+        if prev <= start < newline:
+            line_set, number, first, last = True, n, prev, newline
+        if prev < end <= newline:
+            last = newline
+        prev = newline
+    if not line_set:
+        number = len(newlines)
+        last = end
+        while last < len(raw) and raw[last] not in "\n\r":
+            last += 1
+    # detectRule: "if matchIndex[1] > loc.endLineIndex { loc.endLineIndex = matchIndex[1] }"
+    return number, first, max(last, end)
 
 
-def filter_generic(raw, findings):
+def filter_generic(findings):
     """utils.go's `filter`: a finding of a rule whose id holds "generic" is dropped when a
     finding of another, non-generic rule starts on the same line and its secret contains
     this one's."""
-    def line_no(f):
-        return raw.count("\n", 0, f[2])
-
-    kept = []
-    for f in findings:
-        if "generic" in f[0].lower() and any(
-            line_no(g) == line_no(f) and g[0] != f[0] and f[1] in g[1]
-            and "generic" not in g[0].lower()
+    return [
+        f for f in findings
+        if "generic" not in f[0].lower()
+        or not any(
+            g[2] == f[2] and g[0] != f[0] and f[1] in g[1] and "generic" not in g[0].lower()
             for g in findings
-        ):
-            continue
-        kept.append(f)
-    return kept
+        )
+    ]
 
 
 if __name__ == "__main__":
-    for rule_id, secret, _, _ in Gitleaks().detect(sys.stdin.read()):
+    for rule_id, secret, _ in Gitleaks().detect(sys.stdin.read()):
         print(f"{rule_id}\t{secret}")
