@@ -12,9 +12,13 @@ venv="${COMPACT_PLUS_TOOLS:-$HOME/.cache/compact-plus-tools}/scanners"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -m pip freeze 2>/dev/null | grep -qix "detect-secrets==1.5.0" \
-  || ! "$venv/bin/python" -m pip freeze 2>/dev/null | grep -qix "regex==2026.11.19"; then
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --index-url https://pypi.org/simple "${PINS[@]}"
+installed=$("$venv/bin/python" -m pip freeze 2>/dev/null)
+missing=0
+for pin in "${PINS[@]}"; do
+  grep -qix "$pin" <<<"$installed" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  # pip's own index, PyPI; PIP_FIND_LINKS emptied so that no local wheel folder stands in.
+  PIP_FIND_LINKS= "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 fi
 echo "$venv"
