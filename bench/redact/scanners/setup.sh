@@ -7,7 +7,10 @@
 set -euo pipefail
 # detect-secrets 1.5.0 is Yelp's newest release; regex for gitleaks' Go (RE2) patterns, which
 # put inline flags like (?i) in mid-pattern where Python's re refuses them.
-PINS=(detect-secrets==1.5.0 regex==2026.11.19)
+# What detect-secrets pulls in is pinned too (as of the run in docs/redaction.md), so that a
+# later install gives the same tools.
+PINS=(detect-secrets==1.5.0 regex==2026.11.19 PyYAML==6.0.4 requests==2.34.2 certifi==2026.10.19.post1
+  charset-normalizer==3.5.3 idna==3.20 urllib3==2.8.0)
 venv="${COMPACT_PLUS_TOOLS:-$HOME/.cache/compact-plus-tools}/scanners"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
