@@ -51,7 +51,9 @@ KNOWN = [
     ("afar", ["held-out-afar.txt"], "tuned"),
     ("anew", ["held-out-anew.txt"], "tuned"),
     ("yonder", ["held-out-yonder.txt"], "tuned"),
-    ("distant", ["held-out-distant.txt"], "frozen"),
+    ("distant", ["held-out-distant.txt"], "tuned"),
+    ("outland", ["held-out-outland.txt"], "frozen"),
+    ("remote", ["held-out-remote.txt"], "frozen"),
 ]
 
 
