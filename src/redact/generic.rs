@@ -15,7 +15,7 @@ use super::directive::{
 use super::entropy::bits_per_char;
 use super::fwknop::names_a_base64_key;
 use super::hit::Hit;
-use super::key_material::{hex_key_bytes, not_key_material, pam_module_key};
+use super::key_material::{hex_key_bytes, not_key_material, pam_module_key, vector_entry_key};
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
     declaration, is_call_expression, is_constant, is_expression, is_hex_digest,
@@ -369,6 +369,7 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
             || (!env_line
                 && not_key_material(v)
                 && !hex_key_bytes(bytes, v, value_start != ks.end, value.consumed)
+                && !vector_entry_key(bytes, pos, v, value.consumed)
                 && !pam_module_key(super::shape::line_before(text, pos), v)));
     // Asked last, and only of tokens: it allocates.
     let handle = || {

@@ -44,6 +44,20 @@ pub(crate) fn hex_key_bytes(b: &[u8], v: &str, decoded: bool, after: usize) -> b
         && distinct > 2
 }
 
+/// `{ key: '654a1661a99a6b3abf52e52a4e951491',` alone on its line: the first member of a
+/// cipher test vector's entry, as sjcl's `test/*_vectors.js` write each (`key`, then `iv`,
+/// `pt`, `ct` on the lines below), holding an AES-128 key's 32 hex digits (FIPS 197 §5) that
+/// `not_key_material` leaves to MD5's length. An object's `key` written inline beside its
+/// siblings (`{"key": "<md5>", "ttl": 60}`, a cache's) is not one. `key_start`: where the
+/// unquoted `key` begins; `after`: where its literal ended.
+pub(crate) fn vector_entry_key(b: &[u8], key_start: usize, v: &str, after: usize) -> bool {
+    let head = b.get(..key_start).unwrap_or_default().trim_ascii_end();
+    let tail = b.get(after..).unwrap_or_default().strip_prefix(b",").unwrap_or(b"x");
+    let next = tail.iter().find(|c| !matches!(c, b' ' | b'\t'));
+    let line_end = matches!(next, None | Some(b'\n' | b'\r'));
+    head.ends_with(b"{") && line_end && v.len() == 32 && varied_hex(v.as_bytes())
+}
+
 /// A public point as SEC 1 §2.3.3 writes it in hex: `04` and both coordinates, or `02`/`03`
 /// and one, of P-256's or secp256k1's 32 bytes, P-384's 48 or P-521's 66: the public half,
 /// which `key` names as often as the private one (`key_str = "0411db…"`).
@@ -106,6 +120,29 @@ mod tests {
         assert!(!redact_counted(text).0.contains("7071727374"), "{text}");
         let digest = "\"key\": \"707172737475767778797a7b7c7d7e7f\",";
         assert_eq!(redact_counted(digest).1, 0, "{digest}");
+    }
+
+    /// sjcl's vectors: `{ key: '<32 hex>',` opening an entry whose members follow on the
+    /// lines below; a cache's `key` inline beside its siblings stays.
+    #[test]
+    fn a_test_vector_entrys_aes_128_key() {
+        for text in [
+            "  { key: '654a1661a99a6b3abf52e52a4e951491',",
+            "{ key:   \"000102030405060708090A0B0C0D0E0F\",\n  iv: \"\",",
+        ] {
+            assert_eq!(redact_counted(text).1, 1, "{text}");
+        }
+        for text in [
+            "cache.set({\"key\": \"000102030405060708090a0b0c0d0e0f\", \"ttl\": 60})",
+            "{ key: '654a1661a99a6b3abf52e52a4e951491', ttl: 60 }",
+            "  item = { key: '00000000000000000000000000000000',",
+            "  { key: '654a1661a99a6b3abf52e52a4e9514',",
+            "  { id: 3, key: '654a1661a99a6b3abf52e52a4e951491',",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+        let long = "{ key: '654a1661a99a6b3abf52e52a4e951491' ".repeat(5_000);
+        assert_eq!(redact_counted(&long).1, 0);
     }
 
     #[test]

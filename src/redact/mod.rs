@@ -10,9 +10,10 @@
 //!   and npm's checksums verified; Bitcoin, Stellar and XRP Ledger keys by their checksums,
 //!   `checksum`) and JSON Web Tokens; the table's context rows take a
 //!   value of a provider's shape after a key naming the provider (`TWILIO_AUTH_TOKEN=…`).
-//! * Private key blocks (PEM, OpenSSH, PGP) and OpenVPN static keys, whole; PuTTY key
-//!   files' private lines; JSON Web Keys' private and symmetric members (`jwk`: `"d"`,
-//!   `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`, `"k"`, and `"key"` beside `"kty": "oct"`).
+//! * Private key blocks (PEM, MultiversX's `… for erd1…`, OpenSSH, PGP) and OpenVPN static
+//!   keys, whole; PuTTY key files' private lines; JSON Web Keys' private and symmetric
+//!   members (`jwk`: `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`, `"k"`, and `"key"` beside
+//!   `"kty": "oct"`).
 //! * Values named by their key (`generic`): `password` / `secret` / `token` / `api_key` /
 //!   `credentials` / `<what>_KEY` and the like, in every form `pair` reads — shell and
 //!   `.env` lines, JSON, YAML (also the value on the line after its key), INI and TOML, code,
@@ -20,11 +21,11 @@
 //!   "password", "…")`, Kamailio's `modparam`), Python's `b"…"` literals, the default of
 //!   `getenv`/`get` and of `process.env.X ||` (`env_default`), a call's literal
 //!   (`setPassword("…")`, `HTTPBasicAuth("u", "…")`), `password == "…"`, XML elements
-//!   (`<password>`, `<admin-password>`), .NET's
-//!   `<add key=… value=…/>`, `.netrc`, `--password x`, `-storepass x`, `aws configure set
-//!   <name> x` — and `key` alone when its value reads as random (3.5 bits a character, as
-//!   gitleaks' generic rule), or 48 or 64 hex digits, a 192- or 256-bit key (`key_material`;
-//!   not a public point as SEC 1 writes it, `04…`).
+//!   (`<password>`, `<admin-password>`), .NET's `<add key=… value=…/>`, `.netrc`, `--password
+//!   x`, `-storepass x`, `aws configure set <name> x` — and `key` alone when its value reads
+//!   as random (3.5 bits a character, as gitleaks' generic rule), or 48 or 64 hex digits, a
+//!   192- or 256-bit key (`key_material`; not a public point as SEC 1 writes it, `04…`), or
+//!   32 opening a test vector's entry (`{ key: '…',` alone on its line).
 //! * Passwords in services' own syntaxes (`directive`): a directive alone on its line
 //!   (`requirepass x`, `rootpw x`, `bindpw x`, `auth_pass x`, `Password "x"`, BIND's `secret
 //!   "x";`), SQL's `PASSWORD '…'` and `IDENTIFIED BY '…'`, strongSwan's `: PSK "…"`,
@@ -40,8 +41,8 @@
 //! * A credential a test asserts (`assertion`): `assertEqual(creds.password, "…")`.
 //! * Secrets named by their use, read by their standard's format (`otp_and_pkce`): a
 //!   one-time password's base32 seed handed to its generator (`TOTP.generate("…")`) or its
-//!   secret type (`OTPAuth.Secret.fromBase32("…")`) and an
-//!   OAuth PKCE code verifier (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
+//!   secret type (`OTPAuth.Secret.fromBase32("…")`) and an OAuth PKCE code verifier
+//!   (`PkceCodeVerifier::new("…")`, `code_verifier=…`).
 //! * Raw private keys in code (`raw_key`): a private key's documented size in hex under a
 //!   name that says private (`sk`, `alice_priv`, `privateKeyHex`, `seed`, `OPENSSL_SK`,
 //!   `SECRET_KEY: [u8; 32] =`) or handed to a key's type (`"…".parse::<LocalWallet>()`,
@@ -52,7 +53,8 @@
 //!   (`[0xa5, …]`), a byte string of its declared size, RFC 6238's test seeds, a private
 //!   integer in decimal (`key_integer`: `"d": int("…" "…")`), a key's hex a test asserts
 //!   (`asserted_key`), and a CURVE key's Z85 beside its hex (`z85`); any coin's WIF under
-//!   `wif`, a secret exponent in decimal.
+//!   `wif`, a secret exponent in decimal; a COSE key's `k` and `d` (`cose_key`), a key an
+//!   account's constructor takes (`account_key`), a BIP-39 test vector's row (`bip39_vector`).
 //! * A private key's DER in base64 without PEM armour, read alone (`der_key`: PKCS#8, SEC 1,
 //!   PKCS#1 by their fixed fields); an extended private key split over source lines
 //!   (`continued_key`); a keystore's password handed to its decrypting call (`keystore`).
@@ -66,10 +68,9 @@
 //! * `Authorization:` and `Bearer` credentials, `curl -u user:pass`, `mysql -p<password>`,
 //!   `sshpass -p`, `docker login -p` (and `az`/`oc`/`cf login`), `mongosh -p`, `redis-cli
 //!   -a`, `ldapsearch -w`, `sqlcmd -P`, `ipmitool -P`, `zip -P`, `7z -px`, `smbclient -U
-//!   u%x`, `htpasswd -b`, `net user u x`,
-//!   `echo x | … --password-stdin`, and connection strings: `scheme://user:pass@host`, Go's
-//!   `user:pass@tcp(host)`, Oracle's `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and
-//!   ODBC strings.
+//!   u%x`, `htpasswd -b`, `net user u x`, `echo x | … --password-stdin`, and connection
+//!   strings: `scheme://user:pass@host`, Go's `user:pass@tcp(host)`, Oracle's
+//!   `user/pass@host`, `Password=` / `Pwd=` in ADO.NET and ODBC strings.
 //!
 //! Only the secret part is replaced: an assignment keeps its key, a URL its scheme and host,
 //! a header its name and scheme word, a webhook its host and path name. When the value of an
@@ -103,9 +104,9 @@
 //! words (`prose`), a value spelling its key's name (`key_password="keyfile_password"`) or
 //! its key's word after whose it is (`"password": "airplay_password"`), an Ethereum address
 //! (`0x` and 40 hex digits, not under a secret's name: hCaptcha's secret has that shape), a
-//! URL's or a query's user and password written as a template's slots
-//! (`username:encrypted-password@`, `username1:password1@`, `slot`), an npm auth setting's
-//! name (`':_authToken'`) and Casper's URef (`uref-…-007`, `reference`); an ARN, an SSH public
+//! URL's or a query's user and password written as a template's slots (`username:encrypted-
+//! password@`, `slot`), an npm auth setting's name (`':_authToken'`) and Casper's URef
+//! (`uref-…-007`, `reference`); an IV, a wrapped key, a COSE key's `x`; an ARN, an SSH public
 //! key or its algorithm's name before it, a digest labelled with its algorithm
 //! (`sha256:<hex>`, `sha384-<base64>`, `h1:…`), Stripe's publishable key and an Actions cache
 //! key (`public_form`); Werkzeug's and PostgreSQL's stored passwords (`stored_hash`).
@@ -120,7 +121,6 @@
 //! stops as soon as its shape cannot match. After a match the scan resumes past it: no rule
 //! ever rescans the text, and the cost is linear in the text. The replacement holds no quote
 //! or backslash, so JSON stays valid, and a second pass over redacted text changes nothing.
-//!
 //! Never panics: slices are taken with `get`, and if the trigger table could not be built (a
 //! unit test proves it is) the text is returned unchanged.
 //!
@@ -134,26 +134,27 @@
 //! (services' own syntaxes), `assertion` (tests' asserted credentials), `otp_and_pkce`
 //! (one-time password seeds and PKCE verifiers), `raw_key` (private keys' hex, with
 //! `seed_phrase`'s recovery phrases and `key_integer`'s integers; `assertion` asks
-//! `asserted_key`), `der_key`, `continued_key`, `keystore` and `generic` (values
-//! named by their key), which reads with
-//! `pair` (the key-value grammar, with `directive`'s line tests and `block`'s statements and
-//! sections) and judges with `key_material` (what `key` alone may hold), `not_secret`
-//! (the value alone), `naming` (a value that names what it stands for: `some_password`),
-//! `stored_hash` (a password's stored form), `stand_in` (a value saying it is a test's or a
-//! dummy), `filler` (masks and alphabets as patterns), `prose` (words where a value stands),
-//! `slot` (a template's user and password), `reference` (a setting's name, an address),
-//! `public_form` (formats whose specification says they are public: ARNs, SSH public keys,
-//! labelled digests)
-//! and `lookalike` (the value with what stands around it), and extends a hit over its
-//! key's Z85 line (`z85`); `roff` reads a man page's
-//! quotes (`\*(Aq`) for `pair`.
+//! `asserted_key`), `cose_key`, `account_key`, `bip39_vector`, `der_key`, `continued_key`,
+//! `keystore` and `generic` (values named by their key), which reads with `pair` (the
+//! key-value grammar, with `directive`'s line tests and `block`'s statements and sections)
+//! and judges with `key_material` (what `key` alone may hold), `not_secret` (the value alone),
+//! `naming` (a value that names what it stands for: `some_password`), `stored_hash` (a
+//! password's stored form), `stand_in` (a value saying it is a test's or a dummy), `filler`
+//! (masks and alphabets as patterns), `prose` (words where a value stands), `slot` (a
+//! template's user and password), `reference` (a setting's name, an address), `public_form`
+//! (formats whose specification says they are public: ARNs, SSH public keys, labelled
+//! digests) and `lookalike` (the value with what stands around it), and extends a hit over
+//! its key's Z85 line (`z85`); `roff` reads a man page's quotes (`\*(Aq`) for `pair`.
 
+mod account_key;
 mod asserted_key;
 mod assertion;
+mod bip39_vector;
 mod block;
 mod checksum;
 mod command_line;
 mod continued_key;
+mod cose_key;
 mod der_key;
 mod directive;
 mod dns_key;

@@ -4,7 +4,7 @@
 //! lines its `Private-Lines: N` header counts.
 
 use super::hit::Hit;
-use super::shape::string_prefix;
+use super::shape::{run_within, string_prefix};
 
 /// The private key block whose `-----BEGIN` is at `pos`, if its body holds key material.
 pub(crate) fn private_key_block(text: &str, pos: usize) -> Option<Hit> {
@@ -137,12 +137,31 @@ fn key_block_marker(b: &[u8], pos: usize, marker: &[u8]) -> Option<usize> {
         .take(64)
         .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || **c == b' ')
         .count();
-    let label = b.get(at..at + words)?;
+    let mut label = b.get(at..at + words)?;
+    // The blank before MultiversX's ` for <address>`.
+    let owner = label.ends_with(b" ") && owner_suffix(b, at + words - 1) > 0;
+    if owner {
+        label = label.get(..words - 1)?;
+    }
     let ok = label.first() == Some(&b' ')
         && (label.ends_with(b" PRIVATE KEY") || label.ends_with(b" PRIVATE KEY BLOCK"))
         && !label.windows(2).any(|w| w == b"  ");
+    let words = label.len() + owner_suffix(b, at + label.len());
     let end = at + words + 5;
     (ok && b.get(at + words..end) == Some(b"-----")).then_some(end)
+}
+
+/// `-----BEGIN PRIVATE KEY for erd1…-----`: MultiversX's wallet PEM files (mxpy's `wallet
+/// convert --out-format=pem`, its SDKs' `UserPem`) name the key's owner after the label, a
+/// bech32 address (BIP-173: lower-case letters and digits, a prefix, `1` and data; 8 or more
+/// read). The length of ` for <address>` at `at`, or 0.
+fn owner_suffix(b: &[u8], at: usize) -> usize {
+    let address = run_within(b, at + 5, 90, |c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if b.get(at..at + 5) == Some(b" for ") && address >= at + 13 {
+        address - at
+    } else {
+        0
+    }
 }
 
 /// One separator inside a key block: blanks, or one line break (real, or
@@ -311,6 +330,25 @@ mod tests {
         ] {
             assert_eq!(redact(manual), manual);
         }
+    }
+
+    /// MultiversX's wallet PEM: the label names the owner's bech32 address after ` for `.
+    #[test]
+    fn a_multiversx_pem_with_its_owner_goes_whole() {
+        let owner = "erd1qyu5wthldzr8wx5c9ucg8kjagg0jfs53s8nr3zpz3hypefsdd8ssycr6th";
+        let body = "NDEzZjQyNTc1ZjdmMjZmYWQzMzE3YTc3ODc3MTIxMmZkYjgwMjQ1ODUwOTgxZTQ4\nMWYyNGMyOTE4MWU2Mzg4ODIyOGRjODFjYTYwZDY5ZTE=";
+        let pem = format!("-----BEGIN PRIVATE KEY for {owner}-----\n{body}\n-----END PRIVATE KEY for {owner}-----");
+        assert_eq!(redact(&pem), "[REDACTED:private-key]");
+        for kept in [
+            pem.replace("PRIVATE", "PUBLIC"),
+            format!("The file opens with -----BEGIN PRIVATE KEY for {owner}----- and the key."),
+            pem.replace(" for erd1", " for ERD1"),
+            format!("-----BEGIN PRIVATE KEY for x1-----\n{body}"),
+        ] {
+            assert_eq!(redact(&kept), kept);
+        }
+        let long = format!("-----BEGIN PRIVATE KEY for {owner}").repeat(3_000);
+        assert_eq!(redact(&long), long);
     }
 
     /// A manual's key whose lines are cut by `..` in the middle (base64 has no `.`) is no

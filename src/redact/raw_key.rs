@@ -20,7 +20,7 @@
 
 use super::hit::Hit;
 use super::key_integer::key_integer;
-use super::key_material::varied_hex;
+use super::key_material::{hex_key_bytes, varied_hex};
 use super::seed_phrase::seed_phrase;
 use super::shape::{blanks, decoded_literal, is_word, run_within, string_prefix, NAME_REACH};
 use super::tokens::context_kind;
@@ -31,12 +31,13 @@ use super::tokens::context_kind;
 /// (`mnemonic`; `seed phrase` from its `seed`). Not dalek's `SigningKey` nor `StaticSecret`:
 /// `sign` and `stat` begin too many words of a transcript (the two cost the one pass 1 %
 /// more instructions); under a private name they are read all the same (`sk =
-/// SigningKey::from_bytes(…)`).
+/// SigningKey::from_bytes(…)`). `sk_` for BLS libraries' `sk_hex` (a segment: not `task_`),
+/// `key_hex` and `keyHex` for a name saying a key's hex (`hex_named_key`).
 #[rustfmt::skip]
 pub(crate) const RAW_KEY_TRIGGERS: &[&str] = &[
     "priv", "seed", "sk =", "sk: ", "sk\":", "sk=\"", "[u8; ", "Wallet", "Keypair", "SecretKey",
     "mnemonic", "&str =", "&[u8] =", "sec =", "phrase", "d: &hex!(", "wif",
-    "SymmetricKey",
+    "SymmetricKey", "sk_", "key_hex", "keyhex",
 ];
 
 /// `secret_` in a name the generic rule left (`secret_key_hex`, `secret_exponent`), read
@@ -70,7 +71,8 @@ const KEY_TYPES: &[&str] = &["SigningKey", "LocalWallet"];
 const NOT_PRIVATE_WORDS: &[&str] = &[
     "pub", "public", "pk", "pubkey", "publickey", "hash", "digest", "nonce", "iv", "salt", "id",
     "addr", "address", "sig", "signature", "tag", "mac", "commitment", "fingerprint", "checksum",
-    "tx", "msg", "message", "expected", "shared",
+    "tx", "msg", "message", "expected", "shared", "wrapped", "ciphertext", "plaintext", "ct",
+    "pt",
 ];
 
 /// A wallet's recovery phrase (`seed_phrase`) or private key material at the trigger `pos`.
@@ -103,7 +105,12 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
             && matches!(declared, 16 | 24 | 32 | 64)
             && b.get(open.saturating_sub(2)) == Some(&b'b')
             && !b.get(open..close)?.contains(&b'\\');
-        return if sized {
+        // `let kw_key: [u8; 16] = hex!("000102…0E0F")`: hex of the length its type declares,
+        // an AES key's 16, 24 or 32 bytes (aes-kw's README, RFC 3394's vectors).
+        let hex_sized = 2 * declared == close - open
+            && matches!(declared, 16 | 24 | 32 | 48 | 64)
+            && varied_hex(b.get(open..close)?);
+        return if sized || hex_sized {
             Some(Hit::span(open, close, "private-key"))
         } else {
             key_value(b, open, close)
@@ -116,7 +123,7 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
     // vectors name it beside `q_x` and `q_y`; `"d": int(…)`, RSA's private exponent (from
     // `jwk`'s trigger).
     if !says_private(name, Key::Not) && name != b"d" {
-        return None;
+        return hex_named_key(b, name, name_end);
     }
     // `"…".parse::<LocalWallet>()`: the literal before the type.
     if let Some(hit) = parsed_before(b, start) {
@@ -135,6 +142,19 @@ fn raw_key(text: &str, pos: usize) -> Option<Hit> {
             let kind = context_kind(std::str::from_utf8(name).ok()?, b.get(open..close)?)?;
             Some(Hit::span(open, close, kind))
         })
+}
+
+/// `let key_hex = "3132…3930"`, `hmacKeyHex`: a name that says its value is a key's bytes in
+/// hex holds them as a decoding call's literal does (`hex_key_bytes`: RFC 4226's own test key
+/// is ASCII digits, libreauth's `key_hex`); not a public key's (`pub_key_hex`).
+fn hex_named_key(b: &[u8], name: &[u8], name_end: usize) -> Option<Hit> {
+    let hex = name.len() > 3 && name.get(name.len() - 3..)?.eq_ignore_ascii_case(b"hex");
+    if !hex || !says_private(name, Key::Too) {
+        return None;
+    }
+    let (open, close) = value_after(b, name_end)?;
+    let v = std::str::from_utf8(b.get(open..close)?).ok()?;
+    hex_key_bytes(b, v, true, close).then_some(Hit::span(open, close, "private-key"))
 }
 
 /// Whether `key` alone says key material: after Rust's byte array type, a key is one.
@@ -510,9 +530,40 @@ mod tests {
         assert_eq!(redact(&long), long);
     }
 
+    /// The ninth round: a key's hex under `sk_hex` (blsttc), under a name saying a key in hex
+    /// (libreauth's `key_hex` of RFC 4226's ASCII key), and behind Rust's `[u8; N] = hex!(…)`
+    /// of N bytes (aes-kw's README); wrapped keys, IVs, ids and public halves keep theirs.
+    #[test]
+    fn a_keys_hex_under_sk_hex_key_hex_and_a_sized_array() {
+        let rfc = "3132333435363738393031323334353637383930";
+        for (text, gone) in [
+            (format!("        let sk_hex = \"{K32}\";"), K32),
+            (format!("/// let key_hex = \"{rfc}\".to_owned();"), rfc),
+            (format!("    hmacKeyHex: '{rfc}',"), rfc),
+            ("let kw_key: [u8; 16] = hex!(\"000102030405060708090A0B0C0D0E0F\");".into(), "0A0B0C"),
+            ("let key: [u8; 24] = hex!(\"00112233445566778899AABBCCDDEEFF0011223344556677\");".into(), "AABBCC"),
+        ] {
+            assert!(!redact(&text).contains(gone), "{text}");
+        }
+        for text in [
+            format!("        let pk_hex = \"{K32}\";"),
+            format!("        let task_hex = \"{K32}\";"),
+            format!("let pub_key_hex = \"{rfc}\";"),
+            format!("let key_id_hex = \"{rfc}\";"),
+            format!("let key_hex = \"{}\";", "0".repeat(40)),
+            "let wrapped_key: [u8; 24] = hex!(\"1FA68B0A8112B447AEF34BD8FB5A7B829D3E862371D2CFE5\");".into(),
+            "let iv: [u8; 16] = hex!(\"000102030405060708090a0b0c0d0e0f\");".into(),
+            "let key: [u8; 16] = hex!(\"000102030405060708090a0b0c0d0e0f1011\");".into(),
+            "let ct: [u8; 16] = hex!(\"69c4e0d86a7b0430d8cdb78070b4c55a\");".into(),
+        ] {
+            assert_eq!(redact_counted(&text).1, 0, "{text}");
+        }
+    }
+
     #[test]
     fn a_long_word_of_triggers_is_read_once() {
         for unit in [
+            "sk_hex = ", "key_hex", "k: [u8; 16] = hex!(\"",
             "seed", "seed:", "priv", "priv:", "x_sk = ", "Keypair", "mnemonic.", "seed phrase ",
             "d: &hex!(", "x: &str = ", "k: [u8; 32] = [0x1a, ", "phrase = ", "sec = ",
             "assert_eq!(sk, ", "\"d\": int(\"", "int(\"1234567890\"\n", "wif: ", "secret_exponent = ",

@@ -5,7 +5,10 @@ use super::assertion::{asserted_credential, ASSERTIONS};
 use super::command_line::{
     cli_password, client_password, curl_user, echoed_password, positional_password, samba_user,
 };
+use super::account_key::{account_key, ACCOUNT_FROM};
+use super::bip39_vector::{bip39_vector, EXTENDED_PRIVATE};
 use super::continued_key::{continued_key, EXTENDED_KEY_PREFIXES};
+use super::cose_key::{cose_key, COSE_KEY_TRIGGERS};
 use super::der_key::{der_key, DER_KEY_TRIGGERS};
 use super::dns_key::{dns_key, DNS_KEY_TRIGGERS};
 use super::docker_config::{docker_config, DOCKER_CONFIG};
@@ -31,6 +34,7 @@ use super::urls::{go_dsn, oracle_login, slack_webhook, url_credentials};
 pub(crate) enum Rule {
     PrivateKey,
     PuttyKey,
+    Bip39Vector,
     SlackWebhook,
     Authorization,
     Bearer,
@@ -56,6 +60,8 @@ pub(crate) enum Rule {
     JwkMember,
     OtpSeed,
     CodeVerifier,
+    CoseKey,
+    AccountKey,
     RawKey,
     DerKey,
     EncodedPem,
@@ -69,7 +75,7 @@ pub(crate) enum Rule {
 
 /// Where the provider table's rows go in the order: after the private key blocks, before
 /// every rule that reads a key or a header (whose value may be a provider token).
-pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey, Rule::PuttyKey];
+pub(crate) const BEFORE_FORMATS: &[Rule] = &[Rule::PrivateKey, Rule::PuttyKey, Rule::Bip39Vector];
 
 pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::SlackWebhook,
@@ -97,6 +103,8 @@ pub(crate) const AFTER_FORMATS: &[Rule] = &[
     Rule::JwkMember,
     Rule::OtpSeed,
     Rule::CodeVerifier,
+    Rule::CoseKey,
+    Rule::AccountKey,
     Rule::RawKey,
     Rule::DerKey,
     Rule::EncodedPem,
@@ -130,6 +138,7 @@ impl Rule {
         match self {
             Rule::PrivateKey => spec(&["-----BEGIN"], false, Boundary::Any, private_key_block),
             Rule::PuttyKey => spec(&[PUTTY_PRIVATE_LINES], false, Boundary::Any, putty_private_lines),
+            Rule::Bip39Vector => spec(EXTENDED_PRIVATE, false, Boundary::Word, bip39_vector),
             Rule::SlackWebhook => spec(&["hooks.slack.com/"], true, Boundary::Any, slack_webhook),
             Rule::Authorization => spec(&["authorization"], true, Boundary::Segment, authorization),
             Rule::Bearer => spec(&["Bearer"], false, Boundary::Word, bearer),
@@ -191,6 +200,8 @@ impl Rule {
             Rule::JwkMember => spec(JWK_MEMBERS, false, Boundary::Quote, jwk_member),
             Rule::OtpSeed => spec(OTP_GENERATORS, false, Boundary::Word, otp_seed),
             Rule::CodeVerifier => spec(CODE_VERIFIERS, false, Boundary::Any, code_verifier),
+            Rule::CoseKey => spec(COSE_KEY_TRIGGERS, false, Boundary::Any, cose_key),
+            Rule::AccountKey => spec(&[ACCOUNT_FROM], true, Boundary::Segment, account_key),
             Rule::RawKey => spec(RAW_KEY_TRIGGERS, true, Boundary::Segment, raw_key_or_phrase),
             Rule::DerKey => spec(DER_KEY_TRIGGERS, false, Boundary::Word, der_key),
             Rule::EncodedPem => spec(&[ENCODED_PEM], false, Boundary::Word, encoded_pem),
