@@ -287,8 +287,9 @@ fn address(s: &Seen) -> bool {
     // `"burnToken": "0xaf88…5831"`: an Ethereum account's or contract's address, the last 20
     // bytes of a key's Keccak-256 hash in hex (the Yellow Paper's §4.1; EIP-55 checksums it
     // in letter case), never a private key's 32. Not under a name that says secret:
-    // hCaptcha's secret key is `0x` and 40 hex digits too (`let secret = "0x1234…"`).
-    let secret = s.password || ["secret", "priv"].iter().any(|w| s.name.contains(w));
+    // hCaptcha's secret key is `0x` and 40 hex digits too (`let secret = "0x1234…"`), and so
+    // is an SNMPv3 key localized with SHA-1 (snmpkey(1p): Net::SNMP's `-authkey`).
+    let secret = s.password || ["secret", "priv", "authkey"].iter().any(|w| s.name.contains(w));
     let ethereum = !secret
         && v.strip_prefix("0x")
             .is_some_and(|h| h.len() == 40 && h.bytes().all(|c| c.is_ascii_hexdigit()));
@@ -493,6 +494,20 @@ mod tests {
         ] {
             assert_eq!(redact_counted(s).1, 1, "{s}");
         }
+    }
+
+    /// SNMPv3 localized keys (snmpkey(1p): Net::SNMP's `-authkey`, `-privkey`, `0x` and a
+    /// digest's hex, SHA-1's 40 as an address is long), made up; an address stays.
+    #[test]
+    fn snmp_localized_keys_are_no_addresses() {
+        for (text, secret) in [
+            ("  -authkey => '0x7e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b',", "7e1f2a3b4c5d"),
+            ("    privkey=>'0x0b1c2d3e4f5061728394a5b6c7d8e9f0'", "0b1c2d3e4f50"),
+        ] {
+            assert!(!redact_counted(text).0.contains(secret), "{text}");
+        }
+        let address = "\"burnToken\": \"0x7e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b\"";
+        assert_eq!(redact_counted(address).1, 0);
     }
 
     #[test]

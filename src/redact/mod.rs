@@ -154,6 +154,7 @@ mod block;
 mod checksum;
 mod command_line;
 mod continued_key;
+mod declared_value;
 mod der_key;
 mod directive;
 mod dns_key;
