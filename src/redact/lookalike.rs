@@ -5,14 +5,17 @@
 //! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
+use super::acme_challenge::is_challenge_token;
+use super::der_key::decode_head;
 use super::filler::{is_alphabet, one_letter_repeated};
+use super::jose_header::is_jose_header;
 use super::naming::{
     is_prompt, named_as_its_user, names_its_credential, names_its_form, qualifies_its_key,
     spells_its_key,
 };
 use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::pair::Separator;
-use super::shape::{any_of, first_of, last_of, line_before};
+use super::shape::{any_of, first_of, is_b64url, last_of, line_before};
 use super::prose::{field_list, instruction, scheme_and_word};
 use super::public_form::is_public_form;
 use super::reference::{is_uref, npm_auth_setting};
@@ -57,6 +60,20 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || pattern_or_words(s)
         || muttrc_command(s)
         || radius_hash_attribute(s.name)
+        || jose_header_alone(s.value)
+        || is_challenge_token(s.text, s.key_start, s.after, s.name)
+}
+
+/// A JOSE header alone (`jose_header`): base64url, `eyJ` (`{"`) first, 512 characters at
+/// most, its whole groups of four decoded by `der_key`'s reader.
+fn jose_header_alone(v: &str) -> bool {
+    let mut json = [0u8; 384];
+    let n = v.len() / 4 * 3;
+    v.starts_with("eyJ")
+        && v.len() <= 512
+        && v.bytes().all(is_b64url)
+        && json.get_mut(..n).is_some_and(|out| decode_head(v.as_bytes(), 0, out).is_some())
+        && json.get(..n).is_some_and(is_jose_header)
 }
 
 /// FreeRADIUS's password attributes named by their hash (rlm_pap: `SSHA-Password`,
@@ -306,7 +323,7 @@ mod tests {
     use super::method_with_options;
     use super::super::naming::qualifies_its_key;
     use super::super::reference::{is_uref, npm_auth_setting};
-    use super::super::slot::{numbered_pair, url_slots};
+    use super::super::slot::{numbered_pair, qualified_pair, url_slots};
     use super::super::filler::{is_alphabet, one_letter_repeated};
     use super::super::prose::{instruction, scheme_and_word};
     use super::super::stand_in::{
@@ -331,6 +348,8 @@ mod tests {
             || says_it_is_wrong(v)
             || names_a_test(v)
             || mine_numbered(v)
+            || qualified_pair("app_user", v)
+            || super::jose_header_alone(v)
     }
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's

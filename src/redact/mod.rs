@@ -148,6 +148,7 @@
 //! key's Z85 line (`z85`); `roff` reads a man page's
 //! quotes (`\*(Aq`) for `pair`.
 
+mod acme_challenge;
 mod asserted_key;
 mod assertion;
 mod block;
@@ -169,6 +170,7 @@ mod fwknop;
 mod generic;
 mod headers;
 mod hit;
+mod jose_header;
 mod jwk;
 mod keystore;
 mod key_integer;
