@@ -3,11 +3,14 @@
 //! SECRET: &str = "…";`, TypeScript's `const apiKey: string = "…"`, Kotlin's `val token:
 //! String = "…"`), and a literal moved to the line after the `=` (rustfmt breaks a `static`
 //! or `let` whose line passes 100 columns there, Prettier one past its print width:
-//! `static SECRET: &str =` then `    "…";`). Read as `:` then a value, the type is the value
+//! `static SECRET: &str =` then `    "…";`), and Python's annotated assignment (PEP 526:
+//! `secret_key: str = "…"`, pydantic's and dataclasses' defaults, a statement of its own
+//! line). Read as `:` then a value, the type is the value
 //! and a declaration's type is no secret (`not_secret::declaration`), so the literal went
 //! unread (coinbase-pro-rs' sandbox key and secret in the distant set, [15]'s ninth round).
 //!
-//! The caller asks only after a declaration's keyword (`static`, `const`, `let`, …). A leaf:
+//! The caller asks only after a declaration's keyword (`static`, `const`, `let`, …) or of a
+//! name that begins its line. A leaf:
 //! imports nothing of its neighbours but `shape`.
 
 use super::shape::{blanks, run_within, string_prefix};
@@ -25,13 +28,16 @@ const INDENT_REACH: usize = 64;
 pub(crate) fn declared_literal(b: &[u8], at: usize, typed: bool) -> Option<usize> {
     let mut i = at;
     if typed {
-        // A type of names, references, generics and unions; not `[`: bytes (`&[u8]`,
-        // `[u8; 32]`) are `raw_key`'s to read, by the size a key of theirs has.
+        // A type of names, references, generics and unions (`Optional[str]`); not an array
+        // or a slice: bytes (`&[u8]`, `[u8; 32]`) are `raw_key`'s to read, by the size a key
+        // of theirs has.
         let end = run_within(b, at, TYPE_REACH, |c| {
-            c.is_ascii_alphanumeric() || b"_&'<> :,*|?.".contains(&c)
+            c.is_ascii_alphanumeric() || b"_&'<>[] :,*|?.".contains(&c)
         });
         // `=` alone: not `==`, `=>`, nor an empty type.
         if end == at
+            || b.get(at) == Some(&b'[')
+            || b.get(at..at + 2) == Some(b"&[")
             || b.get(end) != Some(&b'=')
             || b.get(end + 1).is_some_and(|c| b"=>".contains(c))
         {
@@ -69,6 +75,7 @@ mod tests {
         assert_eq!(typed("&str = \"x\";"), Some(7));
         assert_eq!(typed("&'static str =\n    \"x\";"), Some(19));
         assert_eq!(typed("string = 'x'"), Some(9));
+        assert_eq!(typed("Optional[str] = \"x\""), Some(16));
         for s in [
             "[u8; 4] = b\"abcd\";",
             "&[u8] = b\"ab\"",
@@ -97,6 +104,8 @@ mod tests {
             "    static SECRET: &str =\n        \"Qm9ndXNTZWNyZXQ4Mnh5ejQ1Nzg5cXdlcnR5dWlvcGFzZGZnaGprbA==\";",
             "const apiKey: string = \"k8Jd2LqP0zXvR7tYwE3n\";",
             "const API_TOKEN =\n  \"k8Jd2LqP0zXvR7tYwE3nQm9ndXNT\";",
+            "class Settings(BaseSettings):\n    secret_key: str = \"k8Jd2LqP0zXvR7tYwE3nQm9ndXNT\"",
+            "    api_key: Optional[str] = \"k8Jd2LqP0zXvR7tYwE3nQm9ndXNT\"",
         ] {
             assert_eq!(redact_counted(s).1, 1, "{s}");
         }
@@ -105,6 +114,8 @@ mod tests {
             "static SECRET: &str = SECRET_FROM_ENV;",
             "let token: Token = Token::new();",
             "const SECRET =\n  process.env.SECRET;",
+            "    secret_key: str = \"changeme\"",
+            "    tokens: List[str] = [\"k8Jd2LqP0zXvR7tYwE3nQm9ndXNT\"]",
         ] {
             assert_eq!(redact_counted(s).1, 0, "{s}");
         }

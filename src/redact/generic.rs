@@ -211,11 +211,11 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `auth = ("user", "…")`: a tuple of user and password.
     let (sep, value_start) = match (sep, bytes.get(ks.end)) {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
-        // `static SECRET: &str = "…"`, `const X =` and its literal on the next line.
+        // `static S: &str = "…"`, `X =` then a literal on the next line, `s: str = "…"` (PEP 526).
         _ => match matches!(sep, Separator::Sign(":" | "="))
             .then(|| declared_literal(bytes, ks.end, sep == Separator::Sign(":")))
             .flatten()
-            .filter(|_| declaration(text, pos))
+            .filter(|_| declaration(text, pos) || starts_line(text, pos))
         {
             Some(at) => (Separator::Sign("="), at),
             None => {
