@@ -55,6 +55,19 @@ pub(crate) fn continued_key(text: &str, pos: usize) -> Option<Hit> {
         .then_some(Hit::span(pos, end, "extended-private-key"))
 }
 
+/// Past a string continuation at `i` (`\`, a line break, the next line's leading blanks,
+/// at most 64: the Rust reference's "String literals", C's and Python's the same in a
+/// quoted string), or `i` itself when none stands there. medallion's README splits a JWT so,
+/// after each `.` (`"eyJ….\` then `   eyJ….\` then `   TJVA…"`), read by `tokens`.
+pub(crate) fn continued(b: &[u8], i: usize) -> usize {
+    let next = match (b.get(i), b.get(i + 1), b.get(i + 2)) {
+        (Some(b'\\'), Some(b'\n'), _) => i + 2,
+        (Some(b'\\'), Some(b'\r'), Some(b'\n')) => i + 3,
+        _ => return i,
+    };
+    run_within(b, next, 64, |c| c == b' ' || c == b'\t')
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{redact, redact_counted};
@@ -86,5 +99,23 @@ mod tests {
         }
         let _ = redact_counted(&"xprv1\\\n".repeat(30_000));
         let _ = redact_counted(&"xprv1\"\n\"".repeat(30_000));
+    }
+
+    /// A JWT split after its dots by continuations (medallion's layout, a made-up token), and
+    /// what stays: a header split from nothing, a continuation that does not follow a dot.
+    #[test]
+    fn a_jwt_split_by_continuations() {
+        let text = "    let raw = \"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\\\n               eyJzdWIiOiJhbGljZSIsImFkbWluIjpmYWxzZX0.\\\n               Zq3f9Kx0Lm2Np4Rs6Tu8Vw1Xy3Za5Bc7De9Fg0Hi2Jk\";";
+        let out = redact(text);
+        assert!(!out.contains("Zq3f9Kx0"), "{out}");
+        assert!(!out.contains("eyJzdWIi"), "{out}");
+        assert!(out.contains("let raw = \"[REDACTED:jwt]\";"), "{out}");
+        for text in [
+            "\"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\\\n\"",
+            "\"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\\\n   eyJzdWIiOiJhbGljZSIsImFkbWluIjpmYWxzZX0\"",
+        ] {
+            assert_eq!(redact_counted(text).1, 0, "{text}");
+        }
+        let _ = redact_counted(&"eyJhbGciOiJIUzI1.\\\n ".repeat(20_000));
     }
 }

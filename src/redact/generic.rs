@@ -14,7 +14,7 @@ use super::directive::{
 };
 use super::entropy::bits_per_char;
 use super::fwknop::names_a_base64_key;
-use super::hit::Hit;
+use super::{declared_value::declared_literal, hit::Hit};
 use super::key_material::{hex_key_bytes, not_key_material, pam_module_key, vector_entry_key};
 use super::lookalike::{is_lookalike, Seen};
 use super::not_secret::{
@@ -32,10 +32,10 @@ use super::tokens::{context_kind, prefer_token};
 use super::z85::with_z85;
 
 /// Key words of assignments, longest first so `password` wins over `pass`. `pskc`: Thread's
-/// commissioning credential (the Thread specification's PSKc, OTBR's dataset).
+/// commissioning credential (OTBR's dataset); `privkey`: Net::SNMP's `-privkey` (snmpkey(1p)).
 #[rustfmt::skip]
 pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
-    "passphrase", "credentials", "private_key", "private-key", "privatekey",
+    "passphrase", "credentials", "private_key", "private-key", "privatekey", "privkey",
     "access_key", "access-key", "accesskey", "credential", "password", "api_key", "api-key",
     "passwd", "secret", "apikey", "token", "creds", "pass", "auth", "pwd", "pskc", "skey", "psk",
     "key",
@@ -46,13 +46,13 @@ pub(crate) const ASSIGNMENT_KEYWORDS: &[&str] = &[
 /// `account`), so the `key` is required.
 pub(crate) const KEY_OWNERS: &[&str] = &["encryption", "signing", "master", "storage", "account"];
 
-/// Name parts that may follow a key word (`secret_access_key`, `passwordHash`); anything else
-/// (`tokens`, `token_type`, `tokenizer`, `secret_name`) means the name is not a credential's.
+/// Name parts that may follow a key word (`secret_access_key`, `passwordHash`, uuid-apikey's
+/// `apiKeyNoDashes`); else (`tokens`, `token_type`, `secret_name`) the name is no credential's.
 #[rustfmt::skip]
 const ASSIGNMENT_SUFFIXES: &[&str] = &[
     "confirmation", "plaintext", "password", "private", "confirm", "access", "secret", "client",
     "master", "string", "phrase", "token", "admin", "plain", "value", "auth", "root", "user",
-    "hash", "word", "base64", "base", "key", "api", "app", "str", "tok", "db",
+    "hash", "word", "base64", "base", "key", "api", "app", "str", "tok", "db", "nodashes",
 ];
 
 /// Words of a name that say a `key` is no credential: an id, a position, a public half.
@@ -211,10 +211,18 @@ pub(crate) fn assignment(text: &str, pos: usize) -> Option<Hit> {
     // `auth = ("user", "…")`: a tuple of user and password.
     let (sep, value_start) = match (sep, bytes.get(ks.end)) {
         (Separator::Sign("="), Some(b'(')) => (Separator::Call, call_value(bytes, ks.end)?),
-        _ => {
-            let literal = decoded_literal(bytes, ks.end).or_else(|| env_default(bytes, ks.end));
-            (sep, literal.unwrap_or(ks.end))
-        }
+        // `static S: &str = "…"`, `X =` then a literal on the next line, `s: str = "…"` (PEP 526).
+        _ => match matches!(sep, Separator::Sign(":" | "="))
+            .then(|| declared_literal(bytes, ks.end, sep == Separator::Sign(":")))
+            .flatten()
+            .filter(|_| declaration(text, pos) || starts_line(text, pos))
+        {
+            Some(at) => (Separator::Sign("="), at),
+            None => {
+                let literal = decoded_literal(bytes, ks.end).or_else(|| env_default(bytes, ks.end));
+                (sep, literal.unwrap_or(ks.end))
+            }
+        },
     };
     let mut value = value_at(text, value_start, sep)?;
     // A statement's value is all its `;` ends (`Ma&^TU;`).

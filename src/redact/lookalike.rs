@@ -5,14 +5,17 @@
 //! names what it stands for (`some_password`, asked of `naming`), and a key that is no key
 //! (`Test2::Pass`). The judgement of the value alone is `not_secret`'s.
 
+use super::acme_challenge::is_challenge_token;
+use super::der_key::decode_head;
 use super::filler::{is_alphabet, one_letter_repeated};
+use super::jose_header::is_jose_header;
 use super::naming::{
     is_prompt, named_as_its_user, names_its_credential, names_its_form, qualifies_its_key,
     spells_its_key,
 };
 use super::not_secret::{is_name, is_placeholder, is_type_name};
 use super::pair::Separator;
-use super::shape::{any_of, first_of, last_of, line_before};
+use super::shape::{any_of, first_of, is_b64url, last_of, line_before};
 use super::prose::{field_list, instruction, scheme_and_word};
 use super::public_form::is_public_form;
 use super::reference::{is_uref, npm_auth_setting};
@@ -57,6 +60,20 @@ pub(crate) fn is_lookalike(s: &Seen) -> bool {
         || pattern_or_words(s)
         || muttrc_command(s)
         || radius_hash_attribute(s.name)
+        || jose_header_alone(s.value)
+        || is_challenge_token(s.text, s.key_start, s.after, s.name)
+}
+
+/// A JOSE header alone (`jose_header`): base64url, `eyJ` (`{"`) first, 512 characters at
+/// most, its whole groups of four decoded by `der_key`'s reader.
+fn jose_header_alone(v: &str) -> bool {
+    let mut json = [0u8; 384];
+    let n = v.len() / 4 * 3;
+    v.starts_with("eyJ")
+        && v.len() <= 512
+        && v.bytes().all(is_b64url)
+        && json.get_mut(..n).is_some_and(|out| decode_head(v.as_bytes(), 0, out).is_some())
+        && json.get(..n).is_some_and(is_jose_header)
 }
 
 /// FreeRADIUS's password attributes named by their hash (rlm_pap: `SSHA-Password`,
@@ -287,8 +304,9 @@ fn address(s: &Seen) -> bool {
     // `"burnToken": "0xaf88…5831"`: an Ethereum account's or contract's address, the last 20
     // bytes of a key's Keccak-256 hash in hex (the Yellow Paper's §4.1; EIP-55 checksums it
     // in letter case), never a private key's 32. Not under a name that says secret:
-    // hCaptcha's secret key is `0x` and 40 hex digits too (`let secret = "0x1234…"`).
-    let secret = s.password || ["secret", "priv"].iter().any(|w| s.name.contains(w));
+    // hCaptcha's secret key is `0x` and 40 hex digits too (`let secret = "0x1234…"`), and so
+    // is an SNMPv3 key localized with SHA-1 (snmpkey(1p): Net::SNMP's `-authkey`).
+    let secret = s.password || ["secret", "priv", "authkey"].iter().any(|w| s.name.contains(w));
     let ethereum = !secret
         && v.strip_prefix("0x")
             .is_some_and(|h| h.len() == 40 && h.bytes().all(|c| c.is_ascii_hexdigit()));
@@ -305,7 +323,7 @@ mod tests {
     use super::method_with_options;
     use super::super::naming::qualifies_its_key;
     use super::super::reference::{is_uref, npm_auth_setting};
-    use super::super::slot::{numbered_pair, url_slots};
+    use super::super::slot::{numbered_pair, qualified_pair, url_slots};
     use super::super::filler::{is_alphabet, one_letter_repeated};
     use super::super::prose::{instruction, scheme_and_word};
     use super::super::stand_in::{
@@ -330,6 +348,8 @@ mod tests {
             || says_it_is_wrong(v)
             || names_a_test(v)
             || mine_numbered(v)
+            || qualified_pair("app_user", v)
+            || super::jose_header_alone(v)
     }
 
     /// Random tokens of letters and digits: a quoted one is always redacted, under a secret's
@@ -493,6 +513,20 @@ mod tests {
         ] {
             assert_eq!(redact_counted(s).1, 1, "{s}");
         }
+    }
+
+    /// SNMPv3 localized keys (snmpkey(1p): Net::SNMP's `-authkey`, `-privkey`, `0x` and a
+    /// digest's hex, SHA-1's 40 as an address is long), made up; an address stays.
+    #[test]
+    fn snmp_localized_keys_are_no_addresses() {
+        for (text, secret) in [
+            ("  -authkey => '0x7e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b',", "7e1f2a3b4c5d"),
+            ("    privkey=>'0x0b1c2d3e4f5061728394a5b6c7d8e9f0'", "0b1c2d3e4f50"),
+        ] {
+            assert!(!redact_counted(text).0.contains(secret), "{text}");
+        }
+        let address = "\"burnToken\": \"0x7e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b\"";
+        assert_eq!(redact_counted(address).1, 0);
     }
 
     #[test]

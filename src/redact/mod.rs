@@ -147,6 +147,7 @@
 //! its key's Z85 line (`z85`); `roff` reads a man page's quotes (`\*(Aq`) for `pair`.
 
 mod account_key;
+mod acme_challenge;
 mod asserted_key;
 mod assertion;
 mod bip39_vector;
@@ -155,6 +156,7 @@ mod checksum;
 mod command_line;
 mod continued_key;
 mod cose_key;
+mod declared_value;
 mod der_key;
 mod directive;
 mod dns_key;
@@ -169,6 +171,7 @@ mod fwknop;
 mod generic;
 mod headers;
 mod hit;
+mod jose_header;
 mod jwk;
 mod keystore;
 mod key_integer;

@@ -35,6 +35,27 @@ pub(crate) fn url_slots(user: &str, pass: &str) -> bool {
     })
 }
 
+/// `sql_user:sql_pass` (ruby-mysql2's README: `mysql2://sql_user:sql_pass@sql_host_name:port/
+/// sql_db_name`), `db-login:db-password`: a user's slot and a password's named with one
+/// qualifier, what the pair is for, as `sql_host_name` names the host's. A password named
+/// as its user is, beside it, is the pair's second slot (`naming::named_as_its_user` reads
+/// the same in a call's arguments).
+pub(crate) fn qualified_pair(user: &str, pass: &str) -> bool {
+    /// The qualifier and the word after its last `_` or `-`.
+    fn split(v: &str) -> Option<(&str, &str)> {
+        let at = v.bytes().rposition(|c| c == b'_' || c == b'-')?;
+        Some((v.get(..at)?, v.get(at + 1..)?))
+    }
+    let (Some((owner, u)), Some((same, p))) = (split(user), split(pass)) else {
+        return false;
+    };
+    !owner.is_empty()
+        && owner.eq_ignore_ascii_case(same)
+        && owner.bytes().all(|c| c.is_ascii_alphanumeric())
+        && numbered(u, USER_WORDS) == Some("")
+        && numbered(p, PASSWORD_WORDS) == Some("")
+}
+
 /// `sentinelPassword=password2` after `sentinelUsername=username2` on its line or the line
 /// before: a password's numbered slot beside its user's slot of the same number. `head` is
 /// the text before the password's key; at most 256 bytes of it are read.
@@ -76,6 +97,28 @@ mod tests {
             ("username12", "password123"),
         ] {
             assert!(!url_slots(user, pass), "{user}:{pass}");
+        }
+    }
+
+    #[test]
+    fn a_user_and_a_password_named_alike_are_slots() {
+        for (user, pass) in [
+            ("sql_user", "sql_pass"),
+            ("db-login", "db-password"),
+            ("APP_USER", "APP_PASSWD"),
+        ] {
+            assert!(qualified_pair(user, pass), "{user}:{pass}");
+        }
+        for (user, pass) in [
+            // Another qualifier, a real user, a real password, no qualifier, a path.
+            ("sql_user", "db_pass"),
+            ("alice", "sql_pass"),
+            ("sql_user", "Xk9fq2Lm"),
+            ("_user", "_pass"),
+            ("user", "pass"),
+            ("a/b_user", "a/b_pass"),
+        ] {
+            assert!(!qualified_pair(user, pass), "{user}:{pass}");
         }
     }
 

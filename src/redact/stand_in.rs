@@ -55,22 +55,26 @@ pub(crate) fn says_it_is_a_stand_in(v: &str) -> bool {
     if bare.len() < v.len() && STAND_IN_WORDS.iter().any(|w| bare.eq_ignore_ascii_case(w)) {
         return true;
     }
+    // `'fake password'` (a client's test): two words of the lists with a blank between them
+    // read as the same words joined; more blanks make a phrase (`very secret passphrase`).
+    let one_blank = v.find(' ').is_some() && v.find(' ') == v.rfind(' ');
+    let blank = |c: &u8| SEPARATORS.contains(c) || (*c == b' ' && one_blank);
     let b = strip_padding(v).as_bytes();
     let words_end = b.iter().rposition(|c| !c.is_ascii_digit()).map_or(0, |i| i + 1);
     let digits = b.len() - words_end;
     let separated = b.get(..words_end).unwrap_or(&[]);
-    let end = separated.iter().rposition(|c| !SEPARATORS.contains(c)).map_or(0, |i| i + 1);
+    let end = separated.iter().rposition(|c| !blank(c)).map_or(0, |i| i + 1);
     let v = separated.get(..end).unwrap_or(&[]);
     if digits > 5
         || v.len() < 4
         || v.len() > 64
-        || !v.iter().all(|c| c.is_ascii_alphabetic() || SEPARATORS.contains(c))
+        || !v.iter().all(|c| c.is_ascii_alphabetic() || blank(c))
     {
         return false;
     }
     let mut words = Words::default();
     let mut prefix = false;
-    for (n, part) in v.split(|c| SEPARATORS.contains(c)).enumerate() {
+    for (n, part) in v.split(blank).enumerate() {
         match read_words(part, words) {
             Some(w) if w.count > words.count => words = w,
             // `sk-test`: a prefix of two to four letters, only before another part.
@@ -232,6 +236,8 @@ mod tests {
             "clientsecret",
             "dummy_passwd",
             "fake-api-key",
+            "fake password",
+            "test token",
         ] {
             assert!(says_it_is_a_stand_in(v), "{v}");
         }
@@ -257,6 +263,11 @@ mod tests {
             "test123",
             "sk_test_123",
             "mypass",
+            // A blank before a word of no list, or a phrase of more words.
+            "fake hunter",
+            "very fake password",
+            "fake  password",
+            "fake password1234567",
         ] {
             assert!(!says_it_is_a_stand_in(v), "{v}");
         }

@@ -4,6 +4,7 @@
 //! too, against a value the key-value reader has already cut out.
 
 use super::checksum::{base58check_holds, bech32_holds, strkey_holds, BITCOIN, RIPPLE};
+use super::continued_key::continued;
 use super::entropy::bits_per_char;
 use super::format::{Body, Check, Class, Format, Need, Piece, Reveal, Standing, Sum};
 use super::formats::formats;
@@ -234,7 +235,8 @@ fn jwt_end(b: &[u8], at: usize) -> Option<usize> {
             .get(i..)
             .map_or(0, |t| t.iter().take_while(|c| is_b64url(**c)).count())
     };
-    let dot = |i: usize| (b.get(i) == Some(&b'.')).then_some(i + 1);
+    // A continuation after a dot goes on in the next line (`continued`).
+    let dot = |i: usize| (b.get(i) == Some(&b'.')).then(|| continued(b, i + 1));
     let header = run(at);
     if header - at < 8 {
         return None;

@@ -7,7 +7,7 @@
 use super::hit::Hit;
 use super::naming::names_its_credential;
 use super::stand_in::says_it_is_wrong;
-use super::slot::url_slots;
+use super::slot::{qualified_pair, url_slots};
 use super::not_secret::{is_name, is_placeholder};
 use super::shape::{at_least, blanks, chars_until, is_b64url, lit, lit_ci, one_of};
 use super::tokens::{is_filler, token_at};
@@ -126,6 +126,8 @@ fn judged(text: &str, s: usize, e: usize, user: &str, pass: &str) -> Option<Hit>
         || (names_its_credential(user) && names_its_credential(pass))
         // `username:encrypted-password`, `username1:password1`: a template's slots.
         || url_slots(user, pass)
+        // `sql_user:sql_pass`: the two slots named alike.
+        || qualified_pair(user, pass)
         // `http://wrong:info@…`, `not-treq:not-treq`: a test's credentials it names wrong.
         || says_it_is_wrong(user)
         || says_it_is_wrong(pass)
