@@ -420,17 +420,17 @@ fn held_out_figures(cases: Vec<Case>) -> Figures {
 /// issue [15] left them (before #14: 109 of 167 and 5 of 101; after #14: 124
 /// and 6; after [15]: 139 and 7 — the provider table and the generic rule
 /// caught 15 more secrets and changed 1 more look-alike; after [15]'s second
-/// round: 140 and 7; after its third: 141 and 7; after its fifth: 141 and 6; which cases
-/// was not looked at). Recall below `recalled`, or more false positives than
-/// `false_positives`, is a regression; a rule change that moves the figures
+/// round: 140 and 7; after its third: 141 and 7; after its fifth: 141 and 6; after its
+/// eighth: 141 and 5; after its ninth: 142 and 5; which cases was not looked at). Recall below
+/// `recalled`, or more false positives than `false_positives`, is a regression; a rule change that moves the figures
 /// the right way raises the floor with it (the corpus itself stays as it is).
 struct Floor {
     recalled: usize,
     false_positives: usize,
 }
 const HELD_OUT_FLOOR: Floor = Floor {
-    recalled: 141,
-    false_positives: 6,
+    recalled: 142,
+    false_positives: 5,
 };
 
 /// The three held-out sets promoted to development in [15]'s fifth round (their clean
@@ -498,10 +498,12 @@ const YONDER_FLOOR: Floor = Floor {
 };
 
 /// The distant set, promoted to development in [15]'s ninth round after its clean figure (57 of
-/// 82 and 9 of 174 before the eighth round, 58 and 9 at its end).
+/// 82 and 9 of 174 before the eighth round, 58 and 9 at its end); the round's two writers of its
+/// failing cases (branches `keyring`, key material, and `decoy`, guards and the rest) reached 81
+/// and 5.
 const DISTANT_FLOOR: Floor = Floor {
-    recalled: 58,
-    false_positives: 9,
+    recalled: 81,
+    false_positives: 5,
 };
 
 #[test]
